@@ -1,0 +1,109 @@
+/* server.c: server_run, the front end's entry point. Owns the libuv loop of
+ * the calling thread, the worker pool for HTTP handlers, the SIGTERM/SIGINT
+ * watchers and the mapping of settings onto the HTTP server. Shutdown order:
+ * signal -> http_server_shutdown (stop accepting, drain) -> uv_run returns
+ * -> pool destroyed (workers joined) -> server freed -> loop closed.
+ */
+#include "server/server_int.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+/* Handlers block on sockets while streaming, so the pool is sized for
+ * concurrency rather than for cores. */
+#define SERVER_WORKER_THREADS_MIN 8
+#define SERVER_WORKER_THREADS_MAX 64
+
+typedef struct server_signals {
+    uv_signal_t term;
+    uv_signal_t interrupt;
+    http_server *http;
+} server_signals;
+
+void server__http_options(const cfg_settings *cfg, http_server_options *out) {
+    out->listen_host = cfg->http_listen_host;
+    out->port = (unsigned)cfg->http_port;
+    out->max_connections = (size_t)cfg->http_max_connections;
+    out->max_header_bytes = (size_t)cfg->http_max_header_bytes;
+    out->max_body_bytes = cfg->http_max_body_bytes;
+    out->keep_alive_timeout_ms = cfg->http_keep_alive_timeout_ms;
+    out->request_timeout_ms = cfg->http_request_timeout_ms;
+    out->shutdown_timeout_ms = cfg->server_shutdown_timeout_ms;
+}
+
+static unsigned server_worker_threads(void) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = cpus > 0 ? (unsigned)cpus * 2 : SERVER_WORKER_THREADS_MIN;
+    return MU_MIN(MU_MAX(n, (unsigned)SERVER_WORKER_THREADS_MIN),
+                  (unsigned)SERVER_WORKER_THREADS_MAX);
+}
+
+static void server_on_signal(uv_signal_t *handle, int signum) {
+    server_signals *sig = handle->data;
+    mu_log_info("server.signal", "signal=%s", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    http_server_shutdown(sig->http);
+    /* Closing the watchers restores the default action: a second signal
+     * during the drain ends the process at once. */
+    if (!uv_is_closing((uv_handle_t *)&sig->term)) uv_close((uv_handle_t *)&sig->term, NULL);
+    if (!uv_is_closing((uv_handle_t *)&sig->interrupt)) {
+        uv_close((uv_handle_t *)&sig->interrupt, NULL);
+    }
+}
+
+static int server_watch_signals(uv_loop_t *loop, server_signals *sig, mu_err *err) {
+    uv_signal_init(loop, &sig->term);
+    uv_signal_init(loop, &sig->interrupt);
+    sig->term.data = sig;
+    sig->interrupt.data = sig;
+    int rc = uv_signal_start(&sig->term, server_on_signal, SIGTERM);
+    if (rc == 0) rc = uv_signal_start(&sig->interrupt, server_on_signal, SIGINT);
+    if (rc != 0) {
+        uv_close((uv_handle_t *)&sig->term, NULL);
+        uv_close((uv_handle_t *)&sig->interrupt, NULL);
+        return MU_ERR(err, MU_EIO, "cannot watch SIGTERM/SIGINT: %s", uv_strerror(rc));
+    }
+    return 0;
+}
+
+int server_run(const cfg_settings *cfg, mu_err *err) {
+    MU_ASSERT(cfg != NULL && err != NULL);
+    /* A peer that closes early must cost a failed write, not the process. */
+    signal(SIGPIPE, SIG_IGN);
+    uv_loop_t loop;
+    int uv_rc = uv_loop_init(&loop);
+    if (uv_rc != 0) return MU_ERR(err, MU_EIO, "cannot create the event loop: %s",
+                                  uv_strerror(uv_rc));
+    mu_pool *pool = NULL;
+    http_server *http = NULL;
+    server_signals sig = {0};
+    unsigned threads = server_worker_threads();
+    int rc = mu_pool_create(&pool, "http", threads, (size_t)cfg->http_max_connections, err);
+    if (rc != 0) goto fail;
+    http_server_options opt;
+    server__http_options(cfg, &opt);
+    size_t route_count = 0;
+    const http_route *routes = server__routes(&route_count);
+    rc = http_server_start(&http, &loop, &opt, routes, route_count, pool, err);
+    if (rc != 0) goto fail;
+    sig.http = http;
+    rc = server_watch_signals(&loop, &sig, err);
+    if (rc != 0) {
+        http_server_shutdown(http);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        goto fail;
+    }
+    http_server_set_ready(http, true);
+    mu_log_info("server.ready", "workers=%u", threads);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    mu_pool_destroy(pool);
+    http_server_destroy(http);
+    MU_ALWAYS(uv_loop_close(&loop) == 0);
+    mu_log_info("server.shutdown", "step=done");
+    return 0;
+fail:
+    mu_pool_destroy(pool);
+    if (http != NULL) http_server_destroy(http);
+    uv_run(&loop, UV_RUN_DEFAULT); /* completes closes begun on failure */
+    MU_ALWAYS(uv_loop_close(&loop) == 0);
+    return rc;
+}

@@ -1,0 +1,257 @@
+/* table.c: a table = its WAL + its memtable, and table_append, the one ingest
+ * path. Owns the schema copy, the log, the memtable and the publish lock.
+ * Invariant: a row is visible to readers only after the WAL record holding
+ * it is durable, and a durable record's rows are published exactly once
+ * (at append, or at replay after a restart).
+ */
+#include "storage/table.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/wal/wal.h"
+
+struct table {
+    char *name;
+    uint32_t column_count;
+    const char *const *column_names;
+    const ty_type *const *column_types;
+    mu_mem_tracker *tracker;
+    memtable *mem;
+    wal *log;
+    pthread_mutex_t publish_lock; /* serialises memtable_publish */
+};
+
+/* True if the batch already has the schema's columns, in order and types. */
+static bool batch_matches_schema(const table *t, const ty_batch *batch) {
+    if (batch->column_count != t->column_count) return false;
+    for (uint32_t i = 0; i < t->column_count; i++) {
+        if (strcmp(batch->names[i], t->column_names[i]) != 0) return false;
+        if (!ty_type_equal(batch->columns[i]->type, t->column_types[i])) return false;
+    }
+    return true;
+}
+
+static int find_schema_column(const table *t, const char *name) {
+    for (uint32_t i = 0; i < t->column_count; i++) {
+        if (strcmp(t->column_names[i], name) == 0) return (int)i;
+    }
+    return -1;
+}
+
+/* Appends src[row] to dst of another type through the text form, so every
+ * conversion obeys the same strict parser as text input. */
+static int convert_value(ty_column *dst, const ty_column *src, uint32_t row, mu_buf *text,
+                         mu_err *err) {
+    if (ty_column_is_null(src, row)) {
+        if (dst->nullable) return ty_column_append_null(dst, err);
+        char type_name[128];
+        return MU_ERR(err, MU_ETYPE, "NULL into non-Nullable type %s",
+                      ty_type_name(dst->type, type_name, sizeof(type_name)));
+    }
+    mu_buf_clear(text);
+    int rc = ty_column_render_text(src, row, 0, text, err);
+    if (rc == 0) rc = ty_column_append_text(dst, (const char *)text->data, text->length_bytes, err);
+    return rc;
+}
+
+/* Fills one schema column of the coerced batch from the input batch. */
+static int coerce_column(const ty_batch *in, const char *name, ty_column *dst, mu_buf *text,
+                         mu_err *err) {
+    const ty_column *src = ty_batch_find_column(in, name);
+    uint32_t rows = ty_batch_visible_rows(in);
+    bool same_type = src != NULL && ty_type_equal(src->type, dst->type);
+    int rc = ty_column_reserve(dst, rows, err);
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        uint32_t row = in->selection ? in->selection[i] : i;
+        if (src == NULL) rc = ty_column_append_default(dst, err);
+        else if (same_type) rc = ty_column_append_from(dst, src, row, err);
+        else rc = convert_value(dst, src, row, text, err);
+        if (rc != 0) mu_err_prefix(err, "row %u, column %s", i + 1, name);
+    }
+    return rc;
+}
+
+/* Builds a batch in schema order and types from any batch (see table.h). */
+static int coerce_batch(table *t, const ty_batch *in, ty_batch **out, mu_err *err) {
+    for (uint32_t i = 0; i < in->column_count; i++) {
+        if (find_schema_column(t, in->names[i]) < 0) {
+            return MU_ERR(err, MU_EUNKNOWN_COLUMN, "no column %s in table %s", in->names[i],
+                          t->name);
+        }
+    }
+    ty_batch *batch = NULL;
+    mu_buf text;
+    mu_buf_init(&text, 1u << 30);
+    int rc = ty_batch_create(t->tracker, &batch, err);
+    for (uint32_t c = 0; c < t->column_count && rc == 0; c++) {
+        ty_column *dst = NULL;
+        rc = ty_batch_add_column(batch, t->column_names[c], t->column_types[c], &dst, err);
+        if (rc == 0) rc = coerce_column(in, t->column_names[c], dst, &text, err);
+    }
+    if (rc == 0) rc = ty_batch_seal(batch, err);
+    mu_buf_deinit(&text);
+    if (rc != 0) {
+        ty_batch_destroy(batch);
+        return rc;
+    }
+    *out = batch;
+    return 0;
+}
+
+/* Replay: each durable batch record goes back into the memtable. */
+static int table_open_on_record(void *ctx, const wal_record *record, mu_err *err) {
+    table *t = ctx;
+    if (record->type != TABLE_RECORD_BATCH) {
+        return MU_CORRUPT(err, "%s offset %llu: unknown record type %u", record->segment_path,
+                          (unsigned long long)record->offset, record->type);
+    }
+    ty_batch *batch = NULL;
+    int rc = ty_batch_decode(record->payload, record->payload_bytes, t->tracker, &batch, err);
+    if (rc == 0 && !batch_matches_schema(t, batch)) {
+        rc = MU_CORRUPT(err, "record does not match the schema of %s", t->name);
+    }
+    if (rc == 0) rc = memtable_append(t->mem, batch, record->lsn, err);
+    ty_batch_destroy(batch);
+    if (rc != 0) {
+        mu_err_prefix(err, "replaying %s offset %llu", record->segment_path,
+                      (unsigned long long)record->offset);
+    }
+    return rc;
+}
+
+static int table_open_log(table *t, const table_options *opt, mu_err *err) {
+    wal_options wopt;
+    wal_options_init(&wopt);
+    wopt.dir = opt->wal_dir;
+    wopt.name = t->name;
+    if (opt->wal_segment_bytes != 0) wopt.segment_bytes = opt->wal_segment_bytes;
+    wopt.token_window = opt->token_window;
+    wopt.corrupt_read_only = true;
+    int rc = wal_open(&t->log, &wopt, table_open_on_record, t, err);
+    if (rc == MU_ECORRUPT && t->log != NULL) {
+        /* Serve reads of what replayed; refuse writes until an operator acts. */
+        mu_log_err(MU_LOG_ERROR, "table.wal_corrupt", err);
+        return 0;
+    }
+    return rc;
+}
+
+int table_open(table **table_out, const table_options *opt, mu_err *err) {
+    MU_ASSERT(table_out != NULL);
+    MU_ASSERT(opt != NULL && opt->name != NULL && opt->wal_dir != NULL);
+    table *t = calloc(1, sizeof(*t));
+    if (t == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
+    int rc = MU_ENOMEM;
+    t->name = strdup(opt->name);
+    if (t->name == NULL) {
+        MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
+        goto fail;
+    }
+    t->column_count = opt->column_count;
+    t->column_names = opt->column_names;
+    t->column_types = opt->column_types;
+    t->tracker = opt->tracker;
+    pthread_mutex_init(&t->publish_lock, NULL);
+    memtable_schema schema = {opt->column_count, opt->column_names, opt->column_types};
+    rc = memtable_create(&t->mem, &schema, opt->tracker, err);
+    if (rc == 0) rc = table_open_log(t, opt, err);
+    if (rc != 0) goto fail;
+    *table_out = t;
+    return 0;
+fail:
+    table_close(t);
+    return rc;
+}
+
+void table_close(table *t) {
+    if (t == NULL) return;
+    wal_close(t->log);
+    memtable_destroy(t->mem);
+    pthread_mutex_destroy(&t->publish_lock);
+    free(t->name);
+    free(t);
+}
+
+/* Writes the record and publishes the prepared rows once it is durable. */
+static int table_append_durable(table *t, const ty_batch *batch, memtable_pending *pending,
+                                const void *token, size_t token_bytes,
+                                table_append_result *result, mu_err *err) {
+    mu_buf payload;
+    mu_buf_init(&payload, WAL_RECORD_BYTES_LIMIT);
+    int rc = ty_batch_encode(batch, &payload, err);
+    wal_ack ack = {0};
+    if (rc == 0) {
+        wal_entry entry = {TABLE_RECORD_BATCH, token, token_bytes, payload.data,
+                           payload.length_bytes};
+        rc = wal_append(t->log, &entry, &ack, err);
+    }
+    mu_buf_deinit(&payload);
+    if (rc != 0 || ack.already_stored) {
+        memtable_pending_discard(t->mem, pending);
+        if (rc == 0) *result = (table_append_result){ack.lsn, 0, true};
+        return rc;
+    }
+    pthread_mutex_lock(&t->publish_lock);
+    memtable_publish(t->mem, pending, ack.lsn);
+    pthread_mutex_unlock(&t->publish_lock);
+    *result = (table_append_result){ack.lsn, ty_batch_visible_rows(batch), false};
+    return 0;
+}
+
+int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
+                 table_append_result *result, mu_err *err) {
+    MU_ASSERT(t != NULL);
+    MU_ASSERT(batch != NULL && result != NULL);
+    if (token_bytes > WAL_TOKEN_BYTES_MAX) {
+        return MU_ERR(err, MU_EINVAL, "insert token of %zu bytes for %s; at most %d", token_bytes,
+                      t->name, WAL_TOKEN_BYTES_MAX);
+    }
+    /* Refuse early so a failed log costs no conversion work. */
+    int rc = wal_state_get(t->log, NULL) == WAL_STATE_OPEN ? 0 : table_write_state(t, err);
+    if (rc != 0) return rc;
+    ty_batch *coerced = NULL;
+    const ty_batch *rows = batch;
+    if (!batch_matches_schema(t, batch)) {
+        rc = coerce_batch(t, batch, &coerced, err);
+        if (rc != 0) {
+            mu_err_prefix(err, "insert into %s", t->name);
+            return rc;
+        }
+        rows = coerced;
+    }
+    memtable_pending *pending = NULL;
+    rc = memtable_prepare(t->mem, rows, &pending, err);
+    if (rc == 0) rc = table_append_durable(t, rows, pending, token, token_bytes, result, err);
+    ty_batch_destroy(coerced);
+    return rc;
+}
+
+void table_snapshot(table *t, memtable_snapshot *out) { memtable_snapshot_take(t->mem, out); }
+
+uint32_t table_column_count(const table *t) { return t->column_count; }
+
+const char *table_column_name(const table *t, uint32_t index) {
+    MU_ASSERT(index < t->column_count);
+    return t->column_names[index];
+}
+
+const ty_type *table_column_type(const table *t, uint32_t index) {
+    MU_ASSERT(index < t->column_count);
+    return t->column_types[index];
+}
+
+int table_write_state(table *t, mu_err *reason) {
+    mu_err cause;
+    int state = wal_state_get(t->log, &cause);
+    if (state == WAL_STATE_OPEN) return 0;
+    if (state == WAL_STATE_CORRUPT) {
+        return MU_ERR(reason, MU_ECORRUPT, "table %s refuses writes: %s", t->name,
+                      cause.message);
+    }
+    return MU_ERR(reason, MU_ETABLE_READONLY,
+                  "table %s refuses writes: its write-ahead log failed (%s); writes resume "
+                  "after every row is in a synced part",
+                  t->name, cause.message);
+}

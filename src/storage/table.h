@@ -1,0 +1,71 @@
+/* table.h: a stored table and THE ingest entry point. A table owns its
+ * write-ahead log and its memtable (parts and the flusher come with the
+ * parts issue). table_append is the only way rows enter a table: HTTP
+ * inserts, remote-write, Kafka, the agent, INSERT SELECT and IMPORT all end
+ * there (DESIGN.md section 4).
+ *
+ * table_append, in order: (1) check the batch against the schema and coerce
+ * it into schema order and types; a bad row fails the whole batch and
+ * nothing is written; (2) copy the rows into unpublished memtable chunks;
+ * (3) encode the batch as one WAL record and wait for its group commit (the
+ * WAL answers "already stored" for a token it has seen); (4) publish the
+ * rows to readers, then return. Only then may a caller acknowledge.
+ */
+#ifndef MUSCLES_TABLE_H
+#define MUSCLES_TABLE_H
+
+#include "base/base.h"
+#include "storage/memtable/memtable.h"
+#include "types/types.h"
+
+/* WAL record types written by tables. */
+#define TABLE_RECORD_BATCH 1 /* payload: ty_batch_encode of rows in schema order */
+
+typedef struct table table;
+
+typedef struct table_options {
+    const char *name;                  /* "database.table", for messages */
+    const char *wal_dir;               /* this table's log directory */
+    uint32_t column_count;
+    const char *const *column_names;   /* borrowed; outlive the table */
+    const ty_type *const *column_types;
+    uint64_t wal_segment_bytes;        /* 0: the WAL's default */
+    uint64_t token_window;             /* insert tokens remembered */
+    mu_mem_tracker *tracker;           /* memtable memory; may be NULL */
+} table_options;
+
+/* Opens the table: replays its WAL into the memtable. Damage to
+ * acknowledged log records does not fail the open: the table opens
+ * read-only (table_append fails with MU_ECORRUPT naming file and offset,
+ * reads see every record before the damage) and the error is logged.
+ * Other failures return an error. */
+int table_open(table **table_out, const table_options *opt, mu_err *err);
+/* Waits for appends in flight, closes the log, frees the table. The caller
+ * guarantees no snapshot is in use. Accepts NULL. */
+void table_close(table *t);
+
+typedef struct table_append_result {
+    uint64_t lsn;          /* the WAL record holding the rows */
+    uint32_t rows;         /* rows stored (0 when already stored) */
+    bool already_stored;   /* the token was seen: nothing was written */
+} table_append_result;
+
+/* Stores the batch's visible rows durably (see above). token may be NULL;
+ * token_bytes at most WAL_TOKEN_BYTES_MAX. Batch columns are matched to
+ * the schema by name; a missing column gets its type's default, an unknown
+ * one is MU_EUNKNOWN_COLUMN, a value that does not convert to the column's
+ * type is MU_EPARSE/MU_ETYPE naming row (1-based), column and value.
+ * Write refusals: MU_ETABLE_READONLY after a failed sync, MU_ECORRUPT after
+ * replay found damage. Thread-safe. */
+int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
+                 table_append_result *result, mu_err *err);
+
+/* A lock-free view of the rows stored so far (memtable only for now). */
+void table_snapshot(table *t, memtable_snapshot *out);
+uint32_t table_column_count(const table *t);
+const char *table_column_name(const table *t, uint32_t index);
+const ty_type *table_column_type(const table *t, uint32_t index);
+/* 0 when writable; otherwise the refusal code, with reason filled. */
+int table_write_state(table *t, mu_err *reason);
+
+#endif /* MUSCLES_TABLE_H */

@@ -1,0 +1,292 @@
+/* wal_driver.c: a small program around table_append for crash tests. The
+ * harness (tests/fault/test_write_path.py) kills it with SIGKILL at random
+ * moments or through failpoints, then checks what a restart finds.
+ *
+ *   wal_driver append DIR THREADS BATCHES ROWS
+ *     THREADS appenders each store BATCHES batches of ROWS rows; batch ids
+ *     are thread * 1000000 + k, each with the insert token "b<id>". Prints
+ *     "ack <id>" once table_append returned (the acknowledgement) and
+ *     "err <id> <CODE> <message>" for a refused batch.
+ *   wal_driver verify DIR ROWS ACKED_FILE
+ *     Reopens the table and checks: every batch present is whole and exact
+ *     (ROWS rows, each row index once, the expected payloads), every id in
+ *     ACKED_FILE is present, and re-appending every present batch with its
+ *     token answers "already stored" and stores nothing. Prints
+ *     "verify ok batches=N rows=M" or "verify FAIL ..." and exits 1.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "storage/table.h"
+
+#define DRIVER_BATCH_ID_STRIDE 1000000u
+#define DRIVER_IDS_MAX 1000000u
+
+static const char *const column_names[] = {"batch_id", "row_index", "payload", "note"};
+static const ty_type *column_types[4];
+static mu_arena *type_arena;
+
+static void die(const char *what, const mu_err *err) {
+    fprintf(stderr, "wal_driver: %s: %s (%s)\n", what, err->message, mu_code_name(err->code));
+    exit(2);
+}
+
+static void open_table(const char *dir, table **out) {
+    mu_err err;
+    const char *names[] = {"UInt64", "UInt32", "String", "Nullable(String)"};
+    if (mu_arena_create(&type_arena, NULL, 0, &err) != 0) die("arena", &err);
+    for (int i = 0; i < 4; i++) {
+        if (ty_type_parse(names[i], type_arena, &column_types[i], &err) != 0) die("type", &err);
+    }
+    table_options opt = {0};
+    opt.name = "default.crash_test";
+    opt.wal_dir = dir;
+    opt.column_count = 4;
+    opt.column_names = column_names;
+    opt.column_types = column_types;
+    opt.wal_segment_bytes = 256 * 1024; /* small, so runs cross segment rolls */
+    opt.token_window = 100000;
+    if (table_open(out, &opt, &err) != 0) die("table_open", &err);
+}
+
+static void payload_text(uint64_t id, uint32_t row, char *out, size_t out_bytes) {
+    snprintf(out, out_bytes, "payload-%" PRIu64 "-%u-%0*u", id, row, (int)(row % 40), 0u);
+}
+
+static int build_batch(uint64_t id, uint32_t rows, ty_batch **out, mu_err *err) {
+    ty_batch *b = NULL;
+    ty_column *c[4];
+    int rc = ty_batch_create(NULL, &b, err);
+    for (int i = 0; i < 4 && rc == 0; i++) {
+        rc = ty_batch_add_column(b, column_names[i], column_types[i], &c[i], err);
+    }
+    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+        char text[96];
+        uint32_t row = r;
+        payload_text(id, r, text, sizeof(text));
+        rc = ty_column_append_value(c[0], &id, err);
+        if (rc == 0) rc = ty_column_append_value(c[1], &row, err);
+        if (rc == 0) rc = ty_column_append_bytes(c[2], text, strlen(text), err);
+        if (rc == 0 && r % 7 == 0) rc = ty_column_append_null(c[3], err);
+        else if (rc == 0) rc = ty_column_append_bytes(c[3], text, 6, err);
+    }
+    if (rc == 0) rc = ty_batch_seal(b, err);
+    if (rc != 0) ty_batch_destroy(b);
+    else *out = b;
+    return rc;
+}
+
+typedef struct appender {
+    table *t;
+    unsigned thread;
+    unsigned batches;
+    uint32_t rows;
+} appender;
+
+/* One line per write(2) so lines of concurrent threads never interleave. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    size_t len = MU_MIN((size_t)n, sizeof(line) - 1);
+    if (write(STDOUT_FILENO, line, len) != (ssize_t)len) _exit(3);
+}
+
+static void *appender_run(void *arg) {
+    appender *a = arg;
+    for (unsigned k = 0; k < a->batches; k++) {
+        uint64_t id = (uint64_t)a->thread * DRIVER_BATCH_ID_STRIDE + k;
+        char token[32];
+        int token_bytes = snprintf(token, sizeof(token), "b%" PRIu64, id);
+        ty_batch *b = NULL;
+        mu_err err;
+        table_append_result result;
+        int rc = build_batch(id, a->rows, &b, &err);
+        if (rc == 0) rc = table_append(a->t, b, token, (size_t)token_bytes, &result, &err);
+        ty_batch_destroy(b);
+        if (rc == 0) say("ack %" PRIu64 "\n", id);
+        else say("err %" PRIu64 " %s %s\n", id, mu_code_name(rc), err.message);
+    }
+    return NULL;
+}
+
+static int command_append(const char *dir, unsigned threads, unsigned batches, uint32_t rows) {
+    table *t = NULL;
+    open_table(dir, &t);
+    say("ready\n");
+    pthread_t tids[256];
+    appender args[256];
+    threads = MU_MIN(threads, 256u);
+    for (unsigned i = 0; i < threads; i++) {
+        args[i] = (appender){t, i, batches, rows};
+        if (pthread_create(&tids[i], NULL, appender_run, &args[i]) != 0) return 2;
+    }
+    for (unsigned i = 0; i < threads; i++) pthread_join(tids[i], NULL);
+    table_close(t);
+    say("done\n");
+    return 0;
+}
+
+typedef struct row_key {
+    uint64_t id;
+    uint32_t row;
+} row_key;
+
+static int row_key_compare(const void *a, const void *b) {
+    const row_key *x = a, *y = b;
+    if (x->id != y->id) return x->id < y->id ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Checks one row's payload and note against what build_batch wrote. */
+static int check_row(const memtable_chunk *chunk, uint32_t i, uint64_t id, uint32_t row) {
+    char text[96];
+    size_t bytes = 0;
+    payload_text(id, row, text, sizeof(text));
+    const uint8_t *p = ty_column_row_bytes(chunk->columns[2], i, &bytes);
+    if (bytes != strlen(text) || memcmp(p, text, bytes) != 0) return -1;
+    const ty_column *note = chunk->columns[3];
+    if (row % 7 == 0) return ty_column_is_null(note, i) ? 0 : -1;
+    if (ty_column_is_null(note, i)) return -1;
+    p = ty_column_row_bytes(note, i, &bytes);
+    return bytes == 6 && memcmp(p, text, 6) == 0 ? 0 : -1;
+}
+
+/* Collects every stored row's (batch id, row index), checking payloads. */
+static row_key *collect_rows(table *t, uint64_t *count_out) {
+    memtable_snapshot snap;
+    table_snapshot(t, &snap);
+    row_key *keys = malloc((snap.row_count + 1) * sizeof(*keys));
+    if (keys == NULL) return NULL;
+    uint64_t n = 0;
+    for (const memtable_chunk *c = memtable_snapshot_next(&snap, NULL); c != NULL;
+         c = memtable_snapshot_next(&snap, c)) {
+        const uint64_t *ids = (const uint64_t *)(const void *)ty_column_values(c->columns[0]);
+        const uint32_t *rows = (const uint32_t *)(const void *)ty_column_values(c->columns[1]);
+        for (uint32_t i = 0; i < c->row_count; i++) {
+            if (check_row(c, i, ids[i], rows[i]) != 0) {
+                say("verify FAIL batch %" PRIu64 " row %u: wrong payload\n", ids[i], rows[i]);
+                exit(1);
+            }
+            keys[n++] = (row_key){ids[i], rows[i]};
+        }
+    }
+    *count_out = n;
+    return keys;
+}
+
+/* Every batch whole and exact; returns the sorted distinct ids. */
+static uint64_t *check_batches(row_key *keys, uint64_t n, uint32_t rows, uint64_t *ids_count) {
+    qsort(keys, n, sizeof(*keys), row_key_compare);
+    uint64_t *ids = malloc((n / (rows ? rows : 1) + 1) * sizeof(*ids));
+    uint64_t count = 0;
+    for (uint64_t i = 0; i < n; i += rows) {
+        for (uint32_t r = 0; r < rows; r++) {
+            if (i + r >= n || keys[i + r].id != keys[i].id || keys[i + r].row != r) {
+                say("verify FAIL batch %" PRIu64 ": not whole or duplicated near row %u\n",
+                    keys[i].id, r);
+                exit(1);
+            }
+        }
+        if (count > 0 && ids[count - 1] == keys[i].id) {
+            say("verify FAIL batch %" PRIu64 " stored twice\n", keys[i].id);
+            exit(1);
+        }
+        ids[count++] = keys[i].id;
+    }
+    *ids_count = count;
+    return ids;
+}
+
+static int id_compare(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_acked(const char *acked_path, const uint64_t *ids, uint64_t count) {
+    FILE *f = fopen(acked_path, "r");
+    if (f == NULL) {
+        say("verify FAIL cannot read %s\n", acked_path);
+        exit(1);
+    }
+    uint64_t id;
+    while (fscanf(f, "%" SCNu64, &id) == 1) {
+        if (bsearch(&id, ids, count, sizeof(*ids), id_compare) == NULL) {
+            say("verify FAIL acknowledged batch %" PRIu64 " is missing\n", id);
+            exit(1);
+        }
+    }
+    fclose(f);
+}
+
+/* Retries every stored batch with its token: each must be "already stored". */
+static void check_tokens(table *t, const uint64_t *ids, uint64_t count, uint32_t rows) {
+    for (uint64_t i = 0; i < count; i++) {
+        char token[32];
+        int token_bytes = snprintf(token, sizeof(token), "b%" PRIu64, ids[i]);
+        ty_batch *b = NULL;
+        mu_err err;
+        table_append_result result;
+        int rc = build_batch(ids[i], rows, &b, &err);
+        if (rc == 0) rc = table_append(t, b, token, (size_t)token_bytes, &result, &err);
+        ty_batch_destroy(b);
+        if (rc != 0 || !result.already_stored) {
+            say("verify FAIL retry of batch %" PRIu64 " with its token %s\n", ids[i],
+                rc != 0 ? err.message : "was stored again");
+            exit(1);
+        }
+    }
+}
+
+static int command_verify(const char *dir, uint32_t rows, const char *acked_path) {
+    table *t = NULL;
+    open_table(dir, &t);
+    uint64_t n = 0, id_count = 0;
+    row_key *keys = collect_rows(t, &n);
+    if (keys == NULL) return 2;
+    uint64_t *ids = check_batches(keys, n, rows, &id_count);
+    check_acked(acked_path, ids, id_count);
+    mu_err state;
+    if (table_write_state(t, &state) == 0) {
+        check_tokens(t, ids, id_count, rows);
+        memtable_snapshot snap;
+        table_snapshot(t, &snap);
+        if (snap.row_count != n) {
+            say("verify FAIL token retries stored rows: %" PRIu64 " -> %" PRIu64 "\n", n,
+                snap.row_count);
+            return 1;
+        }
+    } else {
+        say("note table refuses writes: %s\n", state.message);
+    }
+    say("verify ok batches=%" PRIu64 " rows=%" PRIu64 "\n", id_count, n);
+    free(ids);
+    free(keys);
+    table_close(t);
+    mu_arena_destroy(type_arena);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    mu_err err;
+    if (mu_failpoints_configure_from_env(&err) != 0) die("failpoints", &err);
+    if (argc == 6 && strcmp(argv[1], "append") == 0) {
+        return command_append(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
+                              (uint32_t)atoi(argv[5]));
+    }
+    if (argc == 5 && strcmp(argv[1], "verify") == 0) {
+        return command_verify(argv[2], (uint32_t)atoi(argv[3]), argv[4]);
+    }
+    fprintf(stderr, "usage: wal_driver append DIR THREADS BATCHES ROWS\n"
+                    "       wal_driver verify DIR ROWS ACKED_FILE\n");
+    return 2;
+}
