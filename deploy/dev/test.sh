@@ -40,6 +40,16 @@ if [ "$mode" = normal ]; then
       tail -n 60 "$work.log"; echo "fuzz: $name FAILED" >&2; exit 1; }
     rm -rf "$work" "$work.log"
   done
+
+  # The concurrent pieces (worker pool, WAL group commit, memtable snapshots,
+  # table_append) under ThreadSanitizer.
+  tsan_tests=(pool_test failpoint_test wal_writer_test wal_test memtable_test table_test)
+  cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMUSCLES_TSAN=ON \
+    -DMUSCLES_FAILPOINTS=ON >/dev/null
+  cmake --build build/tsan -j "$jobs" --target "${tsan_tests[@]}"
+  pattern=$(IFS='|'; echo "${tsan_tests[*]}")
+  (cd build/tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --output-on-failure -R "^unit\.($pattern)\$")
 fi
 
 cd "$build"

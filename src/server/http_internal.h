@@ -92,6 +92,7 @@ struct http_request {
     bool handler_done;            /* mu */
     bool in_wake_list;            /* server wake_mu */
     http_request *wake_next;      /* server wake_mu */
+    http_request *serve_next;     /* loop: the batch taken off the wake list */
 };
 
 struct http_server {

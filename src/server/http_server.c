@@ -9,8 +9,8 @@
  * Pipelined bytes stay unparsed in the read buffer while a request is
  * waiting. Timers: idle (keep_alive_timeout_ms; request_timeout_ms before
  * the first request), head (request_timeout_ms from the first byte), body
- * (request_timeout_ms of inactivity), linger (after FIN). No timer while a
- * handler works or while the worker is slow to drain the body queue.
+ * and write (request_timeout_ms without progress), linger (after FIN). No
+ * timer while a handler computes or drains the body queue slowly.
  */
 #include "server/http_internal.h"
 
@@ -24,6 +24,7 @@ enum conn_timer {
     TIMER_IDLE,
     TIMER_HEAD,
     TIMER_BODY,
+    TIMER_WRITE,
     TIMER_LINGER,
 };
 
@@ -46,6 +47,7 @@ struct http_conn {
     bool reading;
     bool closing;           /* uv_close called */
     bool lingering;         /* FIN sent; reading and discarding until EOF or timer */
+    bool linger_clean;      /* nothing unread when lingering began: close after FIN */
     bool close_after_write; /* an error response is going out; then linger */
     bool peer_eof;
     bool body_done;    /* the parser reported END for the current request */
@@ -167,6 +169,10 @@ static void conn_on_write(uv_write_t *uv, int status) {
     http__chunk_free_list(w->chunks);
     free(w);
     if (conn->closing) return;
+    if (conn->timer_kind == TIMER_WRITE) { /* progress: arm_timer starts it afresh */
+        uv_timer_stop(&conn->timer);
+        conn->timer_kind = TIMER_NONE;
+    }
     if (status < 0) {
         mu_log_debug("http.write_failed", "error=%s", uv_strerror(status));
         conn_close(conn, MU_ECANCELLED, "the client connection was lost while writing");
@@ -217,14 +223,17 @@ static void conn_write_copy(http_conn *conn, const void *data, size_t length_byt
 static void conn_on_shutdown(uv_shutdown_t *uv, int status) {
     http_conn *conn = uv->data;
     if (conn->closing) return;
-    if (status < 0 || conn->peer_eof) conn_close(conn, 0, NULL);
+    if (status < 0 || conn->peer_eof || conn->linger_clean) conn_close(conn, 0, NULL);
 }
 
-/* Sends FIN after the queued writes, then reads and drops whatever the
- * client still sends until it closes or HTTP_LINGER_MS pass, so that the
- * response is not destroyed by a RST for unread data. */
+/* Sends FIN after the queued writes. If the client may still be sending
+ * (unparsed bytes, a request or body cut short), then reads and drops what
+ * comes until it closes or HTTP_LINGER_MS pass, so that the response is not
+ * destroyed by a RST for unread data; otherwise closes once FIN is out. */
 static void conn_close_graceful(http_conn *conn) {
     if (conn->closing || conn->lingering) return;
+    conn->linger_clean = conn->rbuf_end == conn->rbuf_start &&
+                         !http_parser_in_message(&conn->parser) && !conn->close_after_write;
     if (conn->req != NULL) {
         (void)http__request_abort(conn->req, 0, NULL);
         http__request_release(conn->req);
@@ -406,9 +415,10 @@ static void conn_finish_exchange(http_conn *conn, const http_request_status *st)
         conn_close_graceful(conn);
         return;
     }
-    /* Drain the unread rest of the body before the next request. */
+    /* Drain the unread rest of the body before the next request; when the
+     * parser loop is on the stack it goes on by itself. */
     conn->body_discard = !conn->body_done;
-    conn_process_input(conn);
+    if (!conn->in_process) conn_process_input(conn);
 }
 
 void http__conn_service(http_conn *conn) {
@@ -422,10 +432,8 @@ void http__conn_service(http_conn *conn) {
         http_request_status st;
         http__request_status(req, &st);
         if (st.handler_done && !st.output_pending && conn->writes_in_flight == 0) {
-            if (!conn->in_process) {
-                conn_finish_exchange(conn, &st);
-                return;
-            }
+            conn_finish_exchange(conn, &st);
+            return;
         }
     }
     if (conn->close_after_write && conn->writes_in_flight == 0) {
@@ -463,7 +471,9 @@ static void conn_arm_timer(http_conn *conn) {
     int kind = TIMER_NONE;
     uint64_t ms = opt->request_timeout_ms;
     if (conn->req != NULL && (conn->body_done || !conn->reading)) {
-        kind = TIMER_NONE; /* a handler works, or the worker drains the body slowly */
+        /* A handler computes, or drains the body slowly: no limit. But a
+         * response the client does not read must not hold a worker forever. */
+        kind = conn->writes_in_flight > 0 ? TIMER_WRITE : TIMER_NONE;
     } else if (http_parser_in_body(&conn->parser)) {
         kind = TIMER_BODY; /* restarted on every call: an inactivity limit */
     } else if (http_parser_in_message(&conn->parser)) {
@@ -493,7 +503,16 @@ static void conn_on_timer(uv_timer_t *timer) {
         conn_fail(conn, 408, "the request was not received within http.request_timeout_ms");
         return;
     }
-    conn_close(conn, MU_ETIMEOUT, "connection timed out"); /* idle or linger */
+    if (kind == TIMER_WRITE) {
+        mu_log_debug("http.write_timeout", "timeout_ms=%" PRIu64,
+                     conn->server->opt.request_timeout_ms);
+        conn_close(conn, MU_ETIMEOUT,
+                   "the client did not read the response within http.request_timeout_ms");
+        return;
+    }
+    MU_ASSERT(kind == TIMER_IDLE || kind == TIMER_LINGER || kind == TIMER_HEAD ||
+              kind == TIMER_BODY);
+    conn_close(conn, MU_ETIMEOUT, "connection timed out"); /* idle, linger, or failing */
 }
 
 static void conn_on_alloc(uv_handle_t *handle, size_t suggested_bytes, uv_buf_t *buf) {
@@ -608,19 +627,24 @@ void http__server_wake(http_server *s, http_request *req) {
     pthread_mutex_unlock(&s->wake_mu);
 }
 
-/* Takes the wake list; the caller releases each entry's reference. */
+/* Takes the wake list as a batch linked through serve_next (a worker may
+ * re-queue an entry, rewriting wake_next, as soon as the lock is released).
+ * The caller releases each entry's reference. */
 static http_request *server_take_wakes(http_server *s) {
     pthread_mutex_lock(&s->wake_mu);
     http_request *first = s->wake_first;
     s->wake_first = NULL;
-    for (http_request *r = first; r != NULL; r = r->wake_next) r->in_wake_list = false;
+    for (http_request *r = first; r != NULL; r = r->wake_next) {
+        r->in_wake_list = false;
+        r->serve_next = r->wake_next;
+    }
     pthread_mutex_unlock(&s->wake_mu);
     return first;
 }
 
 static void server_release_wakes(http_request *first) {
     while (first != NULL) {
-        http_request *next = first->wake_next;
+        http_request *next = first->serve_next;
         http__request_release(first);
         first = next;
     }
@@ -632,7 +656,7 @@ static void server_on_wake(uv_async_t *async) {
     http_server *s = async->data;
     if (atomic_load(&s->shutdown_requested)) server_begin_shutdown(s);
     http_request *first = server_take_wakes(s);
-    for (http_request *r = first; r != NULL; r = r->wake_next) {
+    for (http_request *r = first; r != NULL; r = r->serve_next) {
         http_conn *conn = http__request_conn(r);
         if (conn != NULL && conn->req == r) http__conn_service(conn);
     }

@@ -65,6 +65,14 @@ static int server_watch_signals(uv_loop_t *loop, server_signals *sig, mu_err *er
     return 0;
 }
 
+/* Every handle is closed by now; one left open is a bug, not worth a crash
+ * in release at exit. */
+static void server_close_loop(uv_loop_t *loop) {
+    if (MU_NEVER(uv_loop_close(loop) != 0)) {
+        mu_log_warn("server.loop_close", "error=\"handles still open at exit\"");
+    }
+}
+
 int server_run(const cfg_settings *cfg, mu_err *err) {
     MU_ASSERT(cfg != NULL && err != NULL);
     /* A peer that closes early must cost a failed write, not the process. */
@@ -97,13 +105,13 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     uv_run(&loop, UV_RUN_DEFAULT);
     mu_pool_destroy(pool);
     http_server_destroy(http);
-    MU_ALWAYS(uv_loop_close(&loop) == 0);
+    server_close_loop(&loop);
     mu_log_info("server.shutdown", "step=done");
     return 0;
 fail:
     mu_pool_destroy(pool);
     if (http != NULL) http_server_destroy(http);
     uv_run(&loop, UV_RUN_DEFAULT); /* completes closes begun on failure */
-    MU_ALWAYS(uv_loop_close(&loop) == 0);
+    server_close_loop(&loop);
     return rc;
 }

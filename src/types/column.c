@@ -226,11 +226,10 @@ static int column_push_default_payload(ty_column *c, mu_err *err) {
         if (rc != 0) return rc;
         uint8_t *at = c->values.data + c->values.length_bytes;
         memset(at, 0, width); /* LC: index 0 */
-        if (v->enum_count > 0) { /* ClickHouse's Enum default: the smallest value */
-            int16_t first = v->enum_entries[0].value;
-            if (width == 1) *at = (uint8_t)first;
-            else mu_store_u16le(at, (uint16_t)first);
-        }
+        if (v->enum_count > 0 && width == 1) /* Enum's default: its smallest value */
+            *at = (uint8_t)v->enum_entries[0].value;
+        if (v->enum_count > 0 && width == 2)
+            mu_store_u16le(at, (uint16_t)v->enum_entries[0].value);
         c->values.length_bytes += width;
         return 0;
     }
@@ -290,10 +289,10 @@ int ty_column_append_value(ty_column *column, const void *value, mu_err *err) {
     return rc;
 }
 
-static int column_fixed_string_too_long(ty_column *c, const ty_type *v, const void *data,
-                                        size_t bytes, mu_err *err) {
-    return ty__parse_error(err, v, data, bytes, "too long for FixedString(%u): %zu bytes",
-                           v->length, bytes);
+static int column_fixed_string_too_long(const ty_type *v, const void *data, size_t bytes,
+                                        mu_err *err) {
+    return ty__parse_error(err, v, data, bytes, "too long: %zu bytes, at most %u", bytes,
+                           v->length);
 }
 
 int ty_column_append_bytes(ty_column *column, const void *data, size_t bytes, mu_err *err) {
@@ -309,7 +308,7 @@ int ty_column_append_bytes(ty_column *column, const void *data, size_t bytes, mu
     int rc = column_room_for_row(column, err);
     if (rc != 0) return rc;
     if (v->kind == TY_FIXED_STRING) {
-        if (bytes > v->length) return column_fixed_string_too_long(column, v, data, bytes, err);
+        if (bytes > v->length) return column_fixed_string_too_long(v, data, bytes, err);
         rc = ty__buffer_reserve(&column->values, column->tracker, v->length, err);
         if (rc != 0) return rc;
         if (bytes > 0) memcpy(column->values.data + column->values.length_bytes, data, bytes);
@@ -336,7 +335,7 @@ int ty__lc_append_bytes(ty_column *column, const void *data, size_t bytes, mu_er
     int rc = column_room_for_row(column, err);
     if (rc != 0) return rc;
     if (d->kind == TY_FIXED_STRING && bytes != d->length) {
-        if (bytes > d->length) return column_fixed_string_too_long(column, d, data, bytes, err);
+        if (bytes > d->length) return column_fixed_string_too_long(d, data, bytes, err);
         padded = d->length <= sizeof(padded_small) ? padded_small : calloc(1, d->length);
         if (padded == NULL) return MU_ERR(err, MU_ENOMEM, "column: out of memory");
         memset(padded, 0, d->length);

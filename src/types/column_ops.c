@@ -22,9 +22,10 @@ const uint8_t *ty_column_row_bytes(const ty_column *column, uint32_t row, size_t
     const ty_type *v = ty_type_strip_nullable(column->type);
     switch (v->kind) {
     case TY_STRING: {
+        static const uint8_t empty[1];
         uint32_t start = ops_offset(column, row);
         *bytes_out = ops_offset(column, row + 1) - start;
-        return column->values.data + start;
+        return column->values.data ? column->values.data + start : empty; /* all rows empty */
     }
     case TY_LOW_CARDINALITY:
         return ty_column_row_bytes(column->children[0], ops_lc_index(column, row), bytes_out);
@@ -173,12 +174,40 @@ static int ops_validate_fixed(const ty_column *c, const ty_type *v, mu_err *err)
     return 0;
 }
 
+/* The type's default payload: empty string, all-zero bytes, index 0, or
+ * an Enum's smallest value. */
+static bool ops_row_is_default(const ty_column *c, uint32_t row) {
+    const ty_type *v = ty_type_strip_nullable(c->type);
+    if (v->kind == TY_STRING || v->kind == TY_ARRAY || v->kind == TY_MAP)
+        return ops_offset(c, row) == ops_offset(c, row + 1);
+    if (v->kind == TY_LOW_CARDINALITY) return ops_lc_index(c, row) == 0;
+    size_t bytes;
+    const uint8_t *data = ty_column_row_bytes(c, row, &bytes);
+    if (v->enum_count > 0) {
+        int16_t value = bytes == 1 ? (int8_t)data[0] : (int16_t)mu_load_u16le(data);
+        return value == v->enum_entries[0].value;
+    }
+    for (size_t i = 0; i < bytes; i++) {
+        if (data[i] != 0) return false;
+    }
+    return true;
+}
+
+/* NULL rows hold the default, so kernels may read them blindly. */
+static int ops_validate_null_rows(const ty_column *c, mu_err *err) {
+    for (uint32_t row = 0; c->nullable && row < c->row_count; row++) {
+        if (ty_column_is_null(c, row) && !ops_row_is_default(c, row))
+            return ops_corrupt(c, err, "NULL row without the default value", row);
+    }
+    return 0;
+}
+
 static int ops_validate_lc(const ty_column *c, mu_err *err) {
     const ty_column *d = c->children[0];
     if (c->values.length_bytes != (size_t)c->row_count * 4)
         return ops_corrupt(c, err, "index buffer size", c->values.length_bytes);
-    if (d == NULL || d->row_count == 0 || d->nullable)
-        return ops_corrupt(c, err, "dictionary missing, empty or nullable", 0);
+    if (d == NULL || d->row_count == 0 || d->nullable || !ops_row_is_default(d, 0))
+        return ops_corrupt(c, err, "dictionary missing, empty, nullable or without default", 0);
     for (uint32_t row = 0; row < c->row_count; row++) {
         if (ops_lc_index(c, row) >= d->row_count)
             return ops_corrupt(c, err, "dictionary index out of range", row);
@@ -206,7 +235,7 @@ static int ops_validate_at(const ty_column *c, unsigned depth, mu_err *err) {
         if (rc == 0 && c->values.length_bytes != ops_offset(c, c->row_count))
             rc = ops_corrupt(c, err, "string bytes do not match the last offset",
                              c->values.length_bytes);
-        return rc;
+        return rc ? rc : ops_validate_null_rows(c, err);
     case TY_ARRAY:
     case TY_MAP:
         rc = ops_validate_offsets(c, err);
@@ -218,9 +247,11 @@ static int ops_validate_at(const ty_column *c, unsigned depth, mu_err *err) {
         return rc;
     case TY_LOW_CARDINALITY:
         rc = ops_validate_lc(c, err);
-        return rc ? rc : ops_validate_at(c->children[0], depth + 1, err);
+        if (rc == 0) rc = ops_validate_at(c->children[0], depth + 1, err);
+        return rc ? rc : ops_validate_null_rows(c, err);
     default:
-        return ops_validate_fixed(c, v, err);
+        rc = ops_validate_fixed(c, v, err);
+        return rc ? rc : ops_validate_null_rows(c, err);
     }
 }
 

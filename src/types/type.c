@@ -131,9 +131,13 @@ static int type_clone_at(const ty_type *type, mu_arena *arena, unsigned depth,
         ty_enum_entry *entries = mu_arena_calloc(arena, type->enum_count, sizeof(*entries), err);
         if (entries == NULL) return err ? err->code : MU_ENOMEM;
         for (uint32_t i = 0; i < type->enum_count; i++) {
+            /* Names may hold NUL bytes: copy by length, not as C strings. */
             entries[i] = type->enum_entries[i];
-            entries[i].name = mu_arena_strndup(arena, entries[i].name, entries[i].name_bytes, err);
-            if (entries[i].name == NULL) return err ? err->code : MU_ENOMEM;
+            char *name = mu_arena_alloc(arena, entries[i].name_bytes + 1, err);
+            if (name == NULL) return err ? err->code : MU_ENOMEM;
+            memcpy(name, type->enum_entries[i].name, entries[i].name_bytes);
+            name[entries[i].name_bytes] = 0;
+            entries[i].name = name;
         }
         copy->enum_entries = entries;
     }

@@ -83,7 +83,8 @@ typedef struct ty_type {
  * Errors: MU_ESYNTAX (malformed), MU_EUNKNOWN_TYPE (unknown name),
  * MU_ETYPE (bad parameter or nesting, e.g. Nullable(Array(...))),
  * MU_ETOO_DEEP (more than TY_TYPE_DEPTH_MAX levels), MU_ETOO_LARGE,
- * MU_ENOT_FOUND (unknown time zone), MU_ENOMEM/MU_EMEMLIMIT. */
+ * MU_ENOT_SUPPORTED (a ClickHouse type muscles lacks, e.g. Int128),
+ * MU_EINVAL (unknown or invalid time zone), MU_ENOMEM/MU_EMEMLIMIT. */
 int ty_type_parse(const char *name, mu_arena *arena, const ty_type **type_out, mu_err *err);
 /* As ty_type_parse, for a name that is not NUL-terminated. */
 int ty_type_parse_n(const char *name, size_t name_bytes, mu_arena *arena,
@@ -119,7 +120,9 @@ __int128 ty_decimal_pow10(unsigned exponent);
 /* Zones are read from $TZDIR or /usr/share/zoneinfo (TZif v1..v4, the
  * 64-bit section and the POSIX footer rule for later years), loaded once
  * and kept for the life of the process; lookups are thread-safe. "UTC"
- * needs no file. A name may hold only [A-Za-z0-9_+-/], no "..". */
+ * needs no file. A name may hold only [A-Za-z0-9_+-/] in non-empty
+ * components. Unknown or invalid names: MU_EINVAL; damaged files:
+ * MU_ECORRUPT. */
 int ty_tz_get(const char *name, const ty_tz **tz_out, mu_err *err);
 const ty_tz *ty_tz_utc(void);
 /* The zone of DateTime columns without an explicit zone (UTC unless set).

@@ -26,7 +26,8 @@ void ty__column_truncate(ty_column *column, uint32_t rows);
 int ty__validity_push(ty_column *column, bool valid, mu_err *err);
 /* Appends a new row's end offset (String/Array/Map). */
 int ty__offsets_push(ty_column *column, uint32_t end, mu_err *err);
-/* Pushes row `row` of src onto a dictionary-backed LowCardinality column. */
+/* Appends a value (raw bytes of the dictionary type; FixedString may be
+ * shorter) to a LowCardinality column, adding it to the dictionary if new. */
 int ty__lc_append_bytes(ty_column *column, const void *data, size_t bytes, mu_err *err);
 
 /* Adds a column whose type already lives in the batch's arena (decoding). */

@@ -4,7 +4,8 @@
  * when present, and the POSIX TZ footer, expanded into explicit
  * transitions up to the year 2300), then kept for the life of the process
  * in a list guarded by a mutex. A zone is immutable after loading, so
- * conversions need no lock. Leap-second records are ignored (POSIX time).
+ * conversions need no lock. Zones with leap seconds ("right/...") are
+ * refused: their transition instants are not Unix time.
  */
 #include "types/types_int.h"
 
@@ -351,6 +352,10 @@ static int tzif_parse(const uint8_t *p, size_t n, const char *name, tz_builder *
         pos += 44;
         time_bytes = 8;
     }
+    /* "right/" zones count leap seconds: their instants are not Unix
+     * time, so reading them as such would be off by ~30 s. */
+    if (h.leapcnt > 0)
+        return MU_ERR(err, MU_EINVAL, "time zone %s has leap seconds; not supported", name);
     size_t block = tzif_block_bytes(&h, time_bytes);
     if (block > n - pos) return MU_CORRUPT(err, "time zone %s: truncated data block", name);
     rc = tzif_read_block(p + pos, &h, time_bytes, name, b, initial_out, err);

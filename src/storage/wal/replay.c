@@ -44,6 +44,7 @@ typedef struct wal__damage {
     const char *why;      /* NULL if the segment parsed to its end */
     size_t group_start;   /* offset of the last valid record's group, or SIZE_MAX */
     bool acknowledged;    /* a later group follows: the damage was acknowledged */
+    bool unclassified;    /* the scan budget ran out: treated as acknowledged */
     size_t later_offset;  /* that later record's offset */
 } wal__damage;
 
@@ -239,6 +240,7 @@ static int wal__scan_records(wal *w, wal__cursor *c, const wal__segment_info *in
     damage->why = pos < size ? why : NULL;
     damage->group_start = group_start;
     damage->acknowledged = false;
+    damage->unclassified = false;
     damage->later_offset = 0;
     return 0;
 }
@@ -269,8 +271,8 @@ static void wal__classify(const wal__cursor *c, uint32_t salt, wal__damage *dama
         }
         if (crc_bytes > budget) {
             damage->acknowledged = true; /* cannot prove it torn: do not truncate */
+            damage->unclassified = true;
             damage->later_offset = y;
-            damage->why = "damaged record that could not be classified";
             return;
         }
         y++;
@@ -304,6 +306,13 @@ static int wal__damage_error(wal *w, const char *path, const wal__damage *damage
                           "segment followed by newer ones; replay stopped",
                           w->name, path, damage->offset, damage->why);
     }
+    if (damage->unclassified) {
+        return MU_CORRUPT(err,
+                          "write-ahead log of %s: damaged record at %s offset %zu (%s) that "
+                          "the scan up to offset %zu could not prove to be a torn tail; "
+                          "replay stopped",
+                          w->name, path, damage->offset, damage->why, damage->later_offset);
+    }
     return MU_CORRUPT(err,
                       "write-ahead log of %s: damaged record at %s offset %zu (%s) followed by "
                       "a valid record of a later group at offset %zu, so acknowledged data "
@@ -334,7 +343,9 @@ static int wal__replay_segment(wal *w, wal__cursor *c, wal__segment_info *infos,
     mu_buf_clear(&c->data);
     rc = io_read_file(path, &c->data, err);
     if (rc != 0) return rc;
-    MU_ASSERT(c->data.length_bytes >= WAL_SEGMENT_HEADER_BYTES); /* pass 1 read the header */
+    if (c->data.length_bytes < WAL_SEGMENT_HEADER_BYTES) { /* changed under us since pass 1 */
+        return wal__corrupt_at(w, path, 0, "segment shorter than its header", err);
+    }
     info->size_bytes = c->data.length_bytes;
     wal__damage damage;
     rc = wal__scan_records(w, c, info, path, &damage, err);

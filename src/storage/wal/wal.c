@@ -14,7 +14,6 @@
  */
 #include "storage/wal/wal_int.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

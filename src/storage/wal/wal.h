@@ -102,6 +102,16 @@
 /* ------------------------------------------------------------------ */
 
 typedef struct wal wal;
+typedef struct wal_entry wal_entry;
+
+/* Called by the writer thread for each record of a group in LSN order, after
+ * the group's fdatasync succeeded and before any of its appenders returns:
+ * the place to publish rows in log order. entry is the very pointer given to
+ * wal_append, so a caller finds its own context by embedding the wal_entry
+ * in a struct of its own. Runs without the log's locks; must be quick and
+ * must not call back into the log. Not called for replayed records or for
+ * "already stored" answers. */
+typedef void (*wal_durable_fn)(void *ctx, uint64_t lsn, const wal_entry *entry);
 
 typedef struct wal_options {
     const char *dir;           /* the log's directory; created if missing */
@@ -120,10 +130,13 @@ typedef struct wal_options {
      * records follow: truncate there, delete later segments, log each loss
      * at error level, and open normally. Never set by the server itself. */
     bool discard_after_corruption;
+    wal_durable_fn on_durable; /* optional */
+    void *on_durable_ctx;
 } wal_options;
 
 /* Defaults: 64 MiB segments, 64 MiB queue, 64 MiB records, 10000 tokens,
- * first LSN 1, no corrupt or repair mode. dir and name are left NULL. */
+ * first LSN 1, no corrupt or repair mode, no on_durable. dir and name are
+ * left NULL. */
 void wal_options_init(wal_options *opt);
 
 /* One replayed record. Pointers are valid only during the callback. */
@@ -157,13 +170,13 @@ void wal_close(wal *w);
 /* Appending (thread-safe; any number of concurrent callers)           */
 /* ------------------------------------------------------------------ */
 
-typedef struct wal_entry {
+struct wal_entry {
     uint8_t type;          /* 1..255 */
     const void *token;     /* insert token, or NULL */
     size_t token_bytes;    /* 0..WAL_TOKEN_BYTES_MAX */
     const void *payload;   /* borrowed until wal_append returns */
     size_t payload_bytes;
-} wal_entry;
+};
 
 typedef struct wal_ack {
     uint64_t lsn;         /* the record's LSN (or the earlier one, if already stored) */

@@ -1,7 +1,8 @@
 /* writer.c: appends and group commit. Any number of threads call
  * wal_append; each queues a request and sleeps. One writer thread per log
  * takes every waiting request, encodes them into one buffer, writes it with
- * one write, issues one fdatasync, and wakes the whole group.
+ * one write, issues one fdatasync, calls opt->on_durable for each record in
+ * LSN order, and wakes the whole group.
  *
  * Invariants: a group is written only after the previous group's fdatasync
  * returned (replay's torn-tail rule depends on it); a request is acknowledged
@@ -269,6 +270,13 @@ void *wal__writer_main(void *arg) {
         mu_err group_err;
         mu_err_clear(&group_err);
         int rc = wal__group_write(w, batch, first_lsn, stamp, &group_err);
+        if (rc == 0 && w->opt.on_durable != NULL) {
+            /* The requests' LSNs were set under mu and their appenders are
+             * still waiting, so reading them here is safe. */
+            for (wal__request *r = batch; r != NULL; r = r->next) {
+                w->opt.on_durable(w->opt.on_durable_ctx, r->lsn, r->entry);
+            }
+        }
         pthread_mutex_lock(&w->mu);
         w->writer_busy = false;
         wal__group_complete(w, batch, rc, &group_err);

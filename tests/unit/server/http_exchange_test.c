@@ -380,17 +380,73 @@ static void test_disconnect_fails_body_reads(void **state) {
     assert_int_equal(atomic_load(&stream_failure), MU_ECANCELLED);
 }
 
+/* A client that stops reading: the worker's write fails after
+ * request_timeout_ms without progress instead of blocking forever. */
+static void test_unread_response_times_out(void **state) {
+    test_server *t = *state;
+    test_server_stop(t);
+    http_server_options opt = test_server_options();
+    opt.request_timeout_ms = 300;
+    test_server_start(t, &opt, routes, MU_ARRAY_LEN(routes));
+    int fd = client_connect(t->port);
+    int small = 16 * 1024;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    client_send_str(fd, "GET /write-forever HTTP/1.1\r\n\r\n");
+    int64_t start = mu_clock_mono_ms();
+    assert_true(wait_for_failure(5000));
+    assert_int_equal(atomic_load(&stream_failure), MU_ETIMEOUT);
+    assert_true(mu_clock_mono_ms() - start >= 250);
+    close(fd);
+}
+
+/* Every worker busy and the queue full: the loop answers 503 itself. */
+static void test_pool_full_is_503(void **state) {
+    test_server *t = *state;
+    test_server_stop(t);
+    http_server_options opt = test_server_options();
+    test_server_start_pool(t, &opt, routes, MU_ARRAY_LEN(routes), 1, 1);
+    int busy = client_connect(t->port), queued = client_connect(t->port);
+    client_send_str(busy, "POST /gate HTTP/1.1\r\nContent-Length: 1\r\n\r\nx");
+    mu_sleep_ms(100); /* the only worker waits at the gate */
+    client_send_str(queued, "POST /gate HTTP/1.1\r\nContent-Length: 1\r\n\r\ny");
+    mu_sleep_ms(100); /* the only queue slot is taken */
+    client_response resp;
+    char v[64];
+    client_roundtrip(t->port, "POST /gate HTTP/1.1\r\nContent-Length: 1\r\n\r\nz", &resp);
+    assert_int_equal(resp.status, 503);
+    assert_string_equal(response_header(&resp, "x-clickhouse-exception-code", v, sizeof v),
+                        "202");
+    response_free(&resp);
+    gate_set(true);
+    client_reader *r = malloc(sizeof *r);
+    int fds[] = {busy, queued};
+    for (int i = 0; i < 2; i++) {
+        reader_init(r, fds[i]);
+        assert_true(client_read_response(r, &resp, false));
+        assert_true(response_body_is(&resp, "1"));
+        response_free(&resp);
+        close(fds[i]);
+    }
+    free(r);
+}
+
 /* A malformed chunk after the handler started reading: the handler's read
  * fails and the client gets 400 (no response had begun). */
 static void test_bad_chunk_fails_body_reads(void **state) {
     test_server *t = *state;
+    int fd = client_connect(t->port);
+    client_send_str(fd, "POST /read-forever HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        "5\r\nhello\r\n");
+    mu_sleep_ms(100); /* the handler is reading by now */
+    client_send_str(fd, "zz\r\n");
+    client_reader *r = malloc(sizeof *r);
+    reader_init(r, fd);
     client_response resp;
-    client_roundtrip(t->port,
-                     "POST /read-forever HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                     "5\r\nhello\r\nzz\r\n",
-                     &resp);
+    assert_true(client_read_response(r, &resp, false));
     assert_int_equal(resp.status, 400);
     response_free(&resp);
+    free(r);
+    close(fd);
     assert_true(wait_for_failure(3000));
     assert_int_equal(atomic_load(&stream_failure), MU_EPROTOCOL);
 }
@@ -433,7 +489,9 @@ static void test_head_sends_no_body(void **state) {
     client_reader *r = malloc(sizeof *r);
     reader_init(r, fd);
     client_response resp;
-    client_send_str(fd, "HEAD /two HTTP/1.1\r\n\r\nHEAD /one HTTP/1.1\r\n\r\nGET /one HTTP/1.1\r\n\r\n");
+    client_send_str(fd, "HEAD /two HTTP/1.1\r\n\r\n"
+                        "HEAD /one HTTP/1.1\r\n\r\n"
+                        "GET /one HTTP/1.1\r\n\r\n");
     assert_true(client_read_response(r, &resp, true));
     assert_true(resp.chunked);
     response_free(&resp);
@@ -572,6 +630,8 @@ int main(void) {
         T(test_response_backpressure),
         T(test_disconnect_fails_writes),
         T(test_disconnect_fails_body_reads),
+        T(test_unread_response_times_out),
+        T(test_pool_full_is_503),
         T(test_bad_chunk_fails_body_reads),
         T(test_framing_choices),
         T(test_head_sends_no_body),

@@ -420,7 +420,8 @@ static void test_body_limits(void **state) {
     (void)state;
     http_parser_limits limit = {8192, 4, 4};
     const char cl[] = "POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\n12345";
-    check_with(&limit, cl, sizeof cl - 1, "H POST / 11 ka1 cl5 ch0 ex0\n  Content-Length: 5\nX 413\n");
+    check_with(&limit, cl, sizeof cl - 1,
+               "H POST / 11 ka1 cl5 ch0 ex0\n  Content-Length: 5\nX 413\n");
     const char chunked[] =
         "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n123\r\n2\r\n45\r\n0\r\n\r\n";
     check_with(&limit, chunked, sizeof chunked - 1,

@@ -141,7 +141,8 @@ static void test_pipelining(void **state) {
     client_send_str(fd, "GET /ping HTTP/1.1\r\n\r\n"
                         "GET /nope HTTP/1.1\r\n\r\n"
                         "POST /size HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc"
-                        "PUT /size HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n"
+                        "PUT /size HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        "4\r\nabcd\r\n0\r\n\r\n"
                         "GET /ping HTTP/1.1\r\nConnection: close\r\n\r\n");
     expect_status(r, 200, "Ok.\n");
     expect_status(r, 404, NULL);
@@ -158,7 +159,8 @@ static void test_half_close_after_requests(void **state) {
     test_server *t = *state;
     int fd = client_connect(t->port);
     client_reader *r = reader_new(fd);
-    client_send_str(fd, "GET /ping HTTP/1.1\r\n\r\nPOST /size HTTP/1.1\r\nContent-Length: 2\r\n\r\nab");
+    client_send_str(fd, "GET /ping HTTP/1.1\r\n\r\n"
+                        "POST /size HTTP/1.1\r\nContent-Length: 2\r\n\r\nab");
     shutdown(fd, SHUT_WR);
     expect_status(r, 200, "Ok.\n");
     expect_status(r, 200, "2");
@@ -244,7 +246,8 @@ static void test_request_timeout(void **state) {
     expect_error_and_close(t->port, "GET /ping HTTP/1.1\r\nHos", 23, 408);
     assert_true(mu_clock_mono_ms() - start >= 150);
     /* A stalled body too, and the handler's read fails with ETIMEOUT. */
-    expect_error_and_close(t->port, "POST /block HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 47, 408);
+    static const char stalled[] = "POST /block HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc";
+    expect_error_and_close(t->port, stalled, sizeof stalled - 1, 408);
     for (int i = 0; i < 300 && atomic_load(&block_result) == 0; i++) mu_sleep_ms(10);
     assert_int_equal(atomic_load(&block_result), MU_ETIMEOUT);
     /* A connection that never sends is closed without an answer. */

@@ -56,12 +56,14 @@ static http_server_options test_server_options(void) {
     return opt;
 }
 
-static void test_server_start(test_server *t, const http_server_options *opt,
-                              const http_route *routes, size_t route_count) {
+/* Starts a server whose pool has `threads` workers and a queue of `queue`. */
+static void test_server_start_pool(test_server *t, const http_server_options *opt,
+                                   const http_route *routes, size_t route_count,
+                                   unsigned threads, size_t queue) {
     memset(t, 0, sizeof *t);
     mu_err err;
     assert_int_equal(uv_loop_init(&t->loop), 0);
-    assert_int_equal(mu_pool_create(&t->pool, "test-http", 4, 64, &err), 0);
+    assert_int_equal(mu_pool_create(&t->pool, "test-http", threads, queue, &err), 0);
     int rc = http_server_start(&t->server, &t->loop, opt, routes, route_count, t->pool, &err);
     if (rc != 0) print_error("http_server_start: %s\n", err.message);
     assert_int_equal(rc, 0);
@@ -69,6 +71,13 @@ static void test_server_start(test_server *t, const http_server_options *opt,
     assert_true(t->port > 0);
     http_server_set_ready(t->server, true);
     assert_int_equal(pthread_create(&t->thread, NULL, test_server_thread, t), 0);
+}
+
+__attribute__((unused)) static void test_server_start(test_server *t,
+                                                      const http_server_options *opt,
+                                                      const http_route *routes,
+                                                      size_t route_count) {
+    test_server_start_pool(t, opt, routes, route_count, 4, 64);
 }
 
 /* Graceful shutdown from another thread, as SIGTERM does it. */
@@ -254,7 +263,7 @@ static bool response_body_is(const client_response *resp, const char *want) {
 
 /* True if the server closes the connection within timeout_ms (EOF or RST,
  * after discarding whatever it still sends). */
-static bool client_wait_closed(int fd, int timeout_ms) {
+__attribute__((unused)) static bool client_wait_closed(int fd, int timeout_ms) {
     int64_t deadline = mu_clock_mono_ms() + timeout_ms;
     char buf[4096];
     for (;;) {

@@ -16,11 +16,13 @@ static const rows_case cases[] = {
     {"Nullable(Float64)", {"1.5", NULL, "-0", "nan"}, false},
     {"String", {"a", "", "b\tc", "a"}, true},
     {"FixedString(3)", {"a", "abc", "", "ab"}, false},
-    {"Nullable(DateTime64(3, 'Europe/Berlin'))", {"2024-01-01 00:00:00.1", NULL, "0", "1.5"}, false},
+    {"Nullable(DateTime64(3, 'Europe/Berlin'))",
+     {"2024-01-01 00:00:00.1", NULL, "0", "1.5"}, false},
     {"Decimal(38, 10)", {"1.5", "-1", "0", "9999999999999999999999999999.9999999999"}, false},
     {"Enum16('a' = -1, 'b' = 1000)", {"a", "b", "b", "a"}, true},
     {"UUID", {"61f0c404-5cb3-11e7-907b-a6006ad3dba0", "00000000-0000-0000-0000-000000000000",
-              "61f0c404-5cb3-11e7-907b-a6006ad3dba0", "ffffffff-ffff-ffff-ffff-ffffffffffff"}, false},
+              "61f0c404-5cb3-11e7-907b-a6006ad3dba0",
+              "ffffffff-ffff-ffff-ffff-ffffffffffff"}, false},
     {"LowCardinality(String)", {"x", "y", "x", ""}, false},
     {"LowCardinality(Nullable(String))", {"x", NULL, "z", "x"}, true},
     {"LowCardinality(FixedString(2))", {"x", "yy", "x", ""}, false},
@@ -170,6 +172,33 @@ static void test_validate(void **state) {
     c = tu_column("Int32");
     tu_append(c, "1");
     c->values.length_bytes = 3;
+    expect_invalid(c);
+    ty_column_destroy(c);
+
+    mu_err err;
+    c = tu_column("Nullable(Int32)");
+    assert_int_equal(ty_column_append_null(c, &err), 0);
+    c->values.data[1] = 1; /* a NULL row must hold the default */
+    expect_invalid(c);
+    ty_column_destroy(c);
+
+    c = tu_column("Nullable(Enum8('a' = 5, 'b' = 6))");
+    assert_int_equal(ty_column_append_null(c, &err), 0);
+    assert_int_equal(ty_column_validate(c, &err), 0);
+    assert_int_equal((int8_t)c->values.data[0], 5); /* Enum's default is its smallest */
+    c->values.data[0] = 6;
+    expect_invalid(c);
+    ty_column_destroy(c);
+
+    c = tu_column("LowCardinality(Nullable(String))");
+    tu_append(c, "a");
+    assert_int_equal(ty_column_append_null(c, &err), 0);
+    mu_store_u32le(c->values.data + 4, 1); /* NULL row pointing at 'a' */
+    expect_invalid(c);
+    mu_store_u32le(c->values.data + 4, 0);
+    assert_int_equal(ty_column_validate(c, &err), 0);
+    c->children[0]->values.data[0] = 'z'; /* entry 0 'a' -> the dictionary ... */
+    mu_store_u32le(c->children[0]->offsets.data + 4, 1); /* ... entry 0 now "z" */
     expect_invalid(c);
     ty_column_destroy(c);
 }

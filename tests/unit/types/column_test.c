@@ -89,6 +89,14 @@ static void test_strings(void **state) {
     assert_int_equal(ty_column_append_bytes(c, "", 0, &err), 0);
     assert_int_equal(ty_column_append_default(c, &err), 0);
     assert_int_equal(ty_column_append_bytes(c, "a\0b", 3, &err), 0);
+    /* Regression (fuzz_type_parse, UBSan): rows of a column holding only
+     * empty strings have no bytes buffer at all. */
+    ty_column *empty = tu_column("String");
+    assert_int_equal(ty_column_append_bytes(empty, "", 0, &err), 0);
+    size_t empty_bytes;
+    assert_non_null(ty_column_row_bytes(empty, 0, &empty_bytes));
+    assert_int_equal(empty_bytes, 0);
+    ty_column_destroy(empty);
     const uint32_t expected_offsets[] = {0, 5, 5, 5, 8};
     assert_memory_equal(ty_column_offsets(c), expected_offsets, sizeof(expected_offsets));
     assert_memory_equal(ty_column_values(c), "helloa\0b", 8);

@@ -123,7 +123,8 @@ static const bad_case bad[] = {
     {"Array(Array(UInt8))", "[[1],[2]"}, {"Array(Array(UInt8))", "[[1],2]"},
     {"Array(Date)", "['2024-02-30']"}, {"Array(Date)", "[2024-01-01]"},
     {"Array(Enum8('a' = 1))", "['b']"}, {"Array(Enum8('a' = 1))", "[1]"},
-    {"Array(UUID)", "[61f0c404-5cb3-11e7-907b-a6006ad3dba0]"}, {"Array(Nullable(UInt8))", "[NULLX]"},
+    {"Array(UUID)", "[61f0c404-5cb3-11e7-907b-a6006ad3dba0]"},
+    {"Array(Nullable(UInt8))", "[NULLX]"},
     {"Array(Nullable(UInt8))", "[NUL]"}, {"UInt8", "[1]"}, {"Date", "2024-01-01x"},
     {"LowCardinality(UInt32)", "-1"}, {"LowCardinality(FixedString(2))", "abc"},
     {"Enum8('a' = 1)", "b"},
@@ -173,7 +174,7 @@ static void test_memory_limit_loop(void **state) {
             assert_int_equal(ty_column_validate(c, &err), 0);
         }
         for (uint32_t r = 0; r < ty_column_row_count(c); r++)
-            assert_string_equal(tu_row_text(c, r, 0), "{'key':[1,NULL,3],'other':[],'third':[NULL]}");
+            assert_string_equal(tu_row_text(c, r, 0), input);
         ty_column_destroy(c);
         assert_int_equal(atomic_load(&tracker.used_bytes), 0);
     }

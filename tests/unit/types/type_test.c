@@ -81,6 +81,19 @@ static void test_clone(void **state) {
     }
 }
 
+/* Regression (fuzz_type_parse): enum names with NUL bytes were cloned as
+ * C strings, leaving name_bytes past the copied memory. */
+static void test_clone_enum_name_with_nul(void **state) {
+    (void)state;
+    const ty_type *original = tu_type("Enum8('a\\0b' = 1, '\\0' = 2)"), *copy;
+    mu_err err;
+    assert_int_equal(original->enum_entries[0].name_bytes, 3);
+    assert_int_equal(ty_type_clone(original, tu_arena, &copy, &err), 0);
+    assert_true(ty_type_equal(original, copy));
+    assert_memory_equal(copy->enum_entries[0].name, "a\0b", 3);
+    assert_string_equal(tu_type_text(copy), "Enum8('a\\0b' = 1, '\\0' = 2)");
+}
+
 static void test_name_truncation(void **state) {
     (void)state;
     char small[12];
@@ -110,6 +123,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_value_bytes, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_equality, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_clone, tu_setup, tu_teardown),
+        cmocka_unit_test_setup_teardown(test_clone_enum_name_with_nul, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_name_truncation, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_helpers, tu_setup, tu_teardown),
     };

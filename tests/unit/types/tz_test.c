@@ -89,6 +89,10 @@ static void test_bad_names(void **state) {
         mu_err err;
         assert_int_equal(ty_tz_get(bad[i], &tz, &err), MU_EINVAL);
     }
+    const ty_tz *right;
+    mu_err right_err;
+    if (access("/usr/share/zoneinfo/right/Europe/Berlin", R_OK) == 0)
+        assert_int_equal(ty_tz_get("right/Europe/Berlin", &right, &right_err), MU_EINVAL);
     char long_name[400];
     memset(long_name, 'A', sizeof(long_name) - 1);
     long_name[sizeof(long_name) - 1] = 0;

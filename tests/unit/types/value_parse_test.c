@@ -130,7 +130,8 @@ static const bad_text bad_texts[] = {
     {"DateTime64(3)", ""}, {"DateTime64(3)", "-"}, {"DateTime64(3)", ".5"},
     {"DateTime64(3)", "1234567890123456"},
     {"DateTime64(9)", "2262-04-11 23:47:16.854775808"},
-    {"UUID", "61f0c404-5cb3-11e7-907b-a6006ad3dba"}, {"UUID", "61f0c404-5cb3-11e7-907b-a6006ad3dbag"},
+    {"UUID", "61f0c404-5cb3-11e7-907b-a6006ad3dba"},
+    {"UUID", "61f0c404-5cb3-11e7-907b-a6006ad3dbag"},
     {"UUID", "61f0c4045-cb3-11e7-907b-a6006ad3dba0"}, {"UUID", ""},
     {"UUID", "61f0c404-5cb3-11e7-907b-a6006ad3dba00"}, {"UUID", "{61f0c404-5cb3-11e7-907b-a6006a}"},
     {"Decimal(10, 2)", "123456789"}, {"Decimal(10, 2)", ""}, {"Decimal(10, 2)", "."},
@@ -189,7 +190,8 @@ static void test_floats(void **state) {
         {"0.1", 0.1}, {"-1.5e-3", -1.5e-3}, {"1e308", 1e308}, {"inf", INFINITY},
         {"-inf", -INFINITY}, {"+inf", INFINITY}, {"INF", INFINITY}, {"infinity", INFINITY},
         {".5", 0.5}, {"5.", 5.0}, {"1E5", 1e5}, {"1e400", INFINITY}, {"4.9e-324", 4.9e-324},
-        {"-0", -0.0}, {"+1.25", 1.25}, {"1e-400", 0.0}, {"123456789012345678901234567890", 1.2345678901234568e29},
+        {"-0", -0.0}, {"+1.25", 1.25}, {"1e-400", 0.0},
+        {"123456789012345678901234567890", 1.2345678901234568e29},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         double d;
@@ -217,7 +219,8 @@ static void test_uuid(void **state) {
     const uint8_t expected[16] = {0x61, 0xf0, 0xc4, 0x04, 0x5c, 0xb3, 0x11, 0xe7,
                                   0x90, 0x7b, 0xa6, 0x00, 0x6a, 0xd3, 0xdb, 0xa0};
     const char *forms[] = {"61f0c404-5cb3-11e7-907b-a6006ad3dba0",
-                           "61F0C404-5CB3-11E7-907B-A6006AD3DBA0", "61f0c4045cb311e7907ba6006ad3dba0"};
+                           "61F0C404-5CB3-11E7-907B-A6006AD3DBA0",
+                           "61f0c4045cb311e7907ba6006ad3dba0"};
     for (size_t i = 0; i < 3; i++) {
         uint8_t v[16];
         mu_err err;
@@ -230,15 +233,25 @@ static void test_decimal128_extremes(void **state) {
     (void)state;
     __int128 v, max = ty_decimal_pow10(38) - 1;
     mu_err err;
-    assert_int_equal(parse("Decimal(38, 10)", "9999999999999999999999999999.9999999999", &v, &err), 0);
+    assert_int_equal(parse("Decimal(38, 10)",
+                           "9999999999999999999999999999.9999999999", &v, &err),
+                     0);
     assert_true(v == max);
-    assert_int_equal(parse("Decimal(38, 10)", "-9999999999999999999999999999.9999999999", &v, &err), 0);
+    assert_int_equal(parse("Decimal(38, 10)",
+                           "-9999999999999999999999999999.9999999999", &v, &err),
+                     0);
     assert_true(v == -max);
-    assert_int_equal(parse("Decimal(38, 10)", "-9999999999999999999999999999.99999999999", &v, &err), 0);
+    assert_int_equal(parse("Decimal(38, 10)",
+                           "-9999999999999999999999999999.99999999999", &v, &err),
+                     0);
     assert_true(v == -max); /* the 11th fraction digit is cut */
-    assert_int_equal(parse("Decimal(38, 0)", "99999999999999999999999999999999999999", &v, &err), 0);
+    assert_int_equal(parse("Decimal(38, 0)",
+                           "99999999999999999999999999999999999999", &v, &err),
+                     0);
     assert_true(v == max);
-    assert_int_equal(parse("Decimal(38, 38)", "0.00000000000000000000000000000000000001", &v, &err), 0);
+    assert_int_equal(parse("Decimal(38, 38)",
+                           "0.00000000000000000000000000000000000001", &v, &err),
+                     0);
     assert_true(v == 1);
     assert_int_equal(parse("Decimal(38, 0)", "100000000000000000000000000000000000000", &v, &err),
                      MU_EPARSE);

@@ -4,7 +4,8 @@
  * blocks without deadlock; a failed write or sync fails its group with the
  * file named, then every append fails fast with MU_ETABLE_READONLY and the
  * clear message, no sync is retried, acknowledged records still replay, and
- * wal_recover_after_failure starts a FRESH_START segment; insert tokens
+ * wal_recover_after_failure starts a FRESH_START segment; on_durable runs in
+ * LSN order before each append returns; insert tokens
  * deduplicate sequentially, concurrently, after reopen and across failures.
  * Bad inputs: invalid entries of every kind, recovery when not failed or
  * when the recovery itself fails.
@@ -188,6 +189,77 @@ static void test_bad_entries(void **state) {
     wal_stats stats;
     wal_stats_get(w, &stats);
     assert_int_equal(stats.records, 1);
+    wal_close(w);
+}
+
+/* on_durable sees every record once, in LSN order, before its append returns. */
+typedef struct durable_log {
+    uint64_t last_lsn;
+    uint64_t calls;
+    int out_of_order;
+} durable_log;
+
+/* The appender's context around its entry, found again in the callback. */
+typedef struct durable_append {
+    wal_entry entry; /* first member: the callback casts back */
+    uint64_t seen_lsn;
+} durable_append;
+
+static void record_durable(void *ctx, uint64_t lsn, const wal_entry *entry) {
+    durable_log *d = ctx;
+    if (lsn != d->last_lsn + 1) d->out_of_order++;
+    d->last_lsn = lsn;
+    d->calls++;
+    ((durable_append *)entry)->seen_lsn = lsn; /* checked after wal_append returns */
+}
+
+typedef struct durable_appender {
+    wal *w;
+    int missed;
+} durable_appender;
+
+static void *durable_appender_main(void *arg) {
+    durable_appender *a = arg;
+    for (int i = 0; i < 100; i++) {
+        durable_append append = {.entry = {.type = 1, .payload = "row", .payload_bytes = 3}};
+        wal_ack ack;
+        mu_err err;
+        int rc = wal_append(a->w, &append.entry, &ack, &err);
+        if (rc != 0 || append.seen_lsn != ack.lsn) a->missed++;
+    }
+    return NULL;
+}
+
+static void test_on_durable_in_lsn_order(void **state) {
+    (void)state;
+    durable_log d = {0};
+    wal_options opt;
+    wt_options(&opt);
+    opt.on_durable = record_durable;
+    opt.on_durable_ctx = &d;
+    wal *w = NULL;
+    mu_err err;
+    assert_int_equal(wal_open(&w, &opt, NULL, NULL, &err), 0);
+    durable_appender a[8];
+    pthread_t tids[8];
+    for (int t = 0; t < 8; t++) {
+        a[t] = (durable_appender){.w = w};
+        pthread_create(&tids[t], NULL, durable_appender_main, &a[t]);
+    }
+    for (int t = 0; t < 8; t++) {
+        pthread_join(tids[t], NULL);
+        assert_int_equal(a[t].missed, 0);
+    }
+    assert_int_equal(d.calls, 800);
+    assert_int_equal(d.out_of_order, 0);
+    assert_int_equal(d.last_lsn, 800);
+    /* Not called for "already stored" answers. */
+    durable_append append = {.entry = {.type = 1, .token = "k", .token_bytes = 1}};
+    wal_ack ack;
+    assert_int_equal(wal_append(w, &append.entry, &ack, &err), 0);
+    assert_int_equal(wal_append(w, &append.entry, &ack, &err), 0);
+    assert_true(ack.already_stored);
+    assert_int_equal(d.calls, 801);
     wal_close(w);
 }
 
@@ -502,6 +574,7 @@ int main(void) {
         T(test_concurrent_appenders_group_commit),
         T(test_back_pressure),
         T(test_bad_entries),
+        T(test_on_durable_in_lsn_order),
         T(test_fsync_failure_fails_fast_after),
         T(test_short_write_failure),
         T(test_enospc_failure),
