@@ -1,12 +1,12 @@
 /* table.c: a table = its WAL + its memtable, and table_append, the one ingest
- * path. Owns the schema copy, the log, the memtable and the publish lock.
+ * path. Owns the schema copy, the log and the memtable; rows are published
+ * by the WAL writer thread in LSN order (table_on_durable).
  * Invariant: a row is visible to readers only after the WAL record holding
  * it is durable, and a durable record's rows are published exactly once
  * (at append, or at replay after a restart).
  */
 #include "storage/table.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +20,6 @@ struct table {
     mu_mem_tracker *tracker;
     memtable *mem;
     wal *log;
-    pthread_mutex_t publish_lock; /* serialises memtable_publish */
 };
 
 /* True if the batch already has the schema's columns, in order and types. */
@@ -100,6 +99,25 @@ static int coerce_batch(table *t, const ty_batch *in, ty_batch **out, mu_err *er
     return 0;
 }
 
+/* One append in flight: the WAL hands the entry back to table_on_durable,
+ * which finds the prepared rows through the enclosing struct. */
+typedef struct table_append_op {
+    wal_entry entry; /* first member: the WAL gives back this pointer */
+    table *t;
+    memtable_pending *pending;
+} table_append_op;
+
+/* Runs on the WAL writer thread after the record's group is synced, in LSN
+ * order, so the memtable holds records in log order and the highest LSN it
+ * holds has every lower durable LSN before it (what the flusher's WAL
+ * checkpoint relies on). */
+static void table_on_durable(void *ctx, uint64_t lsn, const wal_entry *entry) {
+    table_append_op *op = (table_append_op *)(void *)entry;
+    MU_ASSERT(op->t == ctx);
+    memtable_publish(op->t->mem, op->pending, lsn);
+    op->pending = NULL;
+}
+
 /* Replay: each durable batch record goes back into the memtable. */
 static int table_open_on_record(void *ctx, const wal_record *record, mu_err *err) {
     table *t = ctx;
@@ -129,6 +147,8 @@ static int table_open_log(table *t, const table_options *opt, mu_err *err) {
     if (opt->wal_segment_bytes != 0) wopt.segment_bytes = opt->wal_segment_bytes;
     wopt.token_window = opt->token_window;
     wopt.corrupt_read_only = true;
+    wopt.on_durable = table_on_durable;
+    wopt.on_durable_ctx = t;
     int rc = wal_open(&t->log, &wopt, table_open_on_record, t, err);
     if (rc == MU_ECORRUPT && t->log != NULL) {
         /* Serve reads of what replayed; refuse writes until an operator acts. */
@@ -153,7 +173,6 @@ int table_open(table **table_out, const table_options *opt, mu_err *err) {
     t->column_names = opt->column_names;
     t->column_types = opt->column_types;
     t->tracker = opt->tracker;
-    pthread_mutex_init(&t->publish_lock, NULL);
     memtable_schema schema = {opt->column_count, opt->column_names, opt->column_types};
     rc = memtable_create(&t->mem, &schema, opt->tracker, err);
     if (rc == 0) rc = table_open_log(t, opt, err);
@@ -169,12 +188,11 @@ void table_close(table *t) {
     if (t == NULL) return;
     wal_close(t->log);
     memtable_destroy(t->mem);
-    pthread_mutex_destroy(&t->publish_lock);
     free(t->name);
     free(t);
 }
 
-/* Writes the record and publishes the prepared rows once it is durable. */
+/* Writes the record; the rows are published by table_on_durable. */
 static int table_append_durable(table *t, const ty_batch *batch, memtable_pending *pending,
                                 const void *token, size_t token_bytes,
                                 table_append_result *result, mu_err *err) {
@@ -182,21 +200,18 @@ static int table_append_durable(table *t, const ty_batch *batch, memtable_pendin
     mu_buf_init(&payload, WAL_RECORD_BYTES_LIMIT);
     int rc = ty_batch_encode(batch, &payload, err);
     wal_ack ack = {0};
-    if (rc == 0) {
-        wal_entry entry = {TABLE_RECORD_BATCH, token, token_bytes, payload.data,
-                           payload.length_bytes};
-        rc = wal_append(t->log, &entry, &ack, err);
-    }
+    table_append_op op = {{TABLE_RECORD_BATCH, token, token_bytes, payload.data,
+                           payload.length_bytes},
+                          t, pending};
+    if (rc == 0) rc = wal_append(t->log, &op.entry, &ack, err);
     mu_buf_deinit(&payload);
-    if (rc != 0 || ack.already_stored) {
-        memtable_pending_discard(t->mem, pending);
-        if (rc == 0) *result = (table_append_result){ack.lsn, 0, true};
-        return rc;
-    }
-    pthread_mutex_lock(&t->publish_lock);
-    memtable_publish(t->mem, pending, ack.lsn);
-    pthread_mutex_unlock(&t->publish_lock);
-    *result = (table_append_result){ack.lsn, ty_batch_visible_rows(batch), false};
+    bool published = op.pending == NULL;
+    /* Not published: failed, or the token was already stored. */
+    memtable_pending_discard(t->mem, op.pending);
+    if (rc != 0) return rc;
+    MU_ASSERT(published != ack.already_stored);
+    uint32_t rows = published ? ty_batch_visible_rows(batch) : 0;
+    *result = (table_append_result){ack.lsn, rows, ack.already_stored};
     return 0;
 }
 
