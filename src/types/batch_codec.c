@@ -114,6 +114,7 @@ int ty_batch_encode(const ty_batch *batch, mu_buf *out, mu_err *err) {
     for (uint32_t i = 0; rc == 0 && i < batch->column_count; i++)
         rc = codec_put_column(batch->names[i], batch->columns[i], out, err);
     if (rc != 0) out->length_bytes = start; /* leave out as it was */
+    MU_ASSERT(rc != 0 || out->length_bytes >= start + TY_BATCH_HEADER_BYTES);
     return rc;
 }
 
@@ -134,7 +135,7 @@ static int codec_corrupt(codec_reader *r, const char *what) {
 
 /* Checks that `bytes` more bytes exist (count * size, overflow-checked). */
 static int codec_need(codec_reader *r, size_t count, size_t size, size_t *bytes_out) {
-    size_t bytes;
+    size_t bytes = 0;
     if (!mu_size_mul(count, size, &bytes) || bytes > r->n - r->pos)
         return codec_corrupt(r, "truncated input");
     *bytes_out = bytes;
@@ -142,7 +143,7 @@ static int codec_need(codec_reader *r, size_t count, size_t size, size_t *bytes_
 }
 
 static int codec_u32(codec_reader *r, uint32_t *v) {
-    size_t bytes;
+    size_t bytes = 0;
     int rc = codec_need(r, 1, 4, &bytes);
     if (rc != 0) return rc;
     *v = mu_load_u32le(r->p + r->pos);
@@ -152,7 +153,7 @@ static int codec_u32(codec_reader *r, uint32_t *v) {
 
 /* Reads count * size bytes into a column buffer. */
 static int codec_take(codec_reader *r, ty_column *c, ty_buffer *b, size_t count, size_t size) {
-    size_t bytes;
+    size_t bytes = 0;
     int rc = codec_need(r, count, size, &bytes);
     if (rc == 0) rc = ty__buffer_append(b, c->tracker, r->p + r->pos, bytes, r->err);
     if (rc == 0) r->pos += bytes;
@@ -269,7 +270,7 @@ static int codec_get_type(codec_reader *r, ty_batch *b, uint32_t bytes, const ty
 
 static int codec_get_column(codec_reader *r, ty_batch *b, uint32_t rows) {
     uint32_t name_bytes, type_bytes;
-    size_t bytes;
+    size_t bytes = 0;
     int rc = codec_u32(r, &name_bytes);
     if (rc == 0 && (name_bytes == 0 || name_bytes > TY_COLUMN_NAME_BYTES_MAX))
         rc = codec_corrupt(r, "bad column name length");
@@ -324,7 +325,7 @@ int ty_batch_decode(const uint8_t *bytes, size_t length_bytes, mu_mem_tracker *t
                     ty_batch **batch_out, mu_err *err) {
     MU_ASSERT((bytes != NULL || length_bytes == 0) && batch_out != NULL);
     codec_reader r = {.p = bytes, .n = length_bytes, .err = err};
-    uint32_t rows, columns;
+    uint32_t rows = 0, columns = 0;
     ty_batch *b = NULL;
     int rc = codec_get_header(&r, &rows, &columns);
     if (rc == 0) rc = ty_batch_create(tracker, &b, err);
@@ -340,6 +341,7 @@ int ty_batch_decode(const uint8_t *bytes, size_t length_bytes, mu_mem_tracker *t
         ty_batch_destroy(b);
         return rc;
     }
+    MU_ASSERT(b->row_count <= TY_BATCH_ROWS_MAX && r.pos == r.n);
     *batch_out = b;
     return 0;
 }

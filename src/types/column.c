@@ -322,6 +322,7 @@ int ty_column_append_bytes(ty_column *column, const void *data, size_t bytes, mu
     }
     if (rc == 0) rc = column_finish_row(column, true, err);
     if (rc != 0) ty__column_truncate(column, rows);
+    MU_ASSERT(column->row_count == rows + (rc == 0 ? 1u : 0u));
     return rc;
 }
 
@@ -334,6 +335,7 @@ int ty__lc_append_bytes(ty_column *column, const void *data, size_t bytes, mu_er
     uint32_t rows = column->row_count, index;
     int rc = column_room_for_row(column, err);
     if (rc != 0) return rc;
+    if (data == NULL) data = ""; /* bytes == 0: no NULL pointers into mem* calls */
     if (d->kind == TY_FIXED_STRING && bytes != d->length) {
         if (bytes > d->length) return column_fixed_string_too_long(d, data, bytes, err);
         padded = d->length <= sizeof(padded_small) ? padded_small : calloc(1, d->length);
@@ -349,6 +351,7 @@ int ty__lc_append_bytes(ty_column *column, const void *data, size_t bytes, mu_er
         goto done;
     }
     rc = ty__lc_index_find_or_insert(column, data, bytes, &index, err);
+    MU_ASSERT(rc != 0 || index < column->children[0]->row_count);
     uint8_t encoded[4];
     mu_store_u32le(encoded, index);
     if (rc == 0) rc = ty__buffer_append(&column->values, column->tracker, encoded, 4, err);

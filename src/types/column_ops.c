@@ -166,10 +166,8 @@ static int ops_validate_fixed(const ty_column *c, const ty_type *v, mu_err *err)
     for (uint32_t row = 0; row < c->row_count && v->enum_count > 0; row++) {
         int16_t value = v->kind == TY_ENUM8 ? (int8_t)c->values.data[row]
                                             : (int16_t)mu_load_u16le(c->values.data + row * 2);
-        bool declared = false;
-        for (uint32_t i = 0; i < v->enum_count && !declared; i++)
-            declared = v->enum_entries[i].value == value;
-        if (!declared) return ops_corrupt(c, err, "undeclared Enum value", row);
+        if (ty__enum_find_value(v, value) == NULL)
+            return ops_corrupt(c, err, "undeclared Enum value", row);
     }
     return 0;
 }

@@ -173,6 +173,7 @@ static int ct_append_scalar(ty_column *column, const char *text, size_t n, mu_er
 
 int ty_column_append_text(ty_column *column, const char *text, size_t text_bytes, mu_err *err) {
     MU_ASSERT(column != NULL && (text != NULL || text_bytes == 0));
+    if (text == NULL) text = ""; /* no NULL pointers into mem* calls */
     const ty_type *v = ty_type_strip_nullable(column->type);
     if (v->kind != TY_ARRAY && v->kind != TY_MAP)
         return ct_append_scalar(column, text, text_bytes, err);

@@ -477,7 +477,7 @@ static int tp_parse_decimal(tp_parser *p, const tp_name *entry, ty_type *t) {
 
 /* The arguments of `entry` into t; the name is already read. */
 static int tp_parse_arguments(tp_parser *p, const tp_name *entry, unsigned depth, ty_type *t) {
-    uint64_t v;
+    uint64_t v = 0;
     int rc = 0;
     switch (entry->form) {
     case TP_PLAIN:
@@ -524,7 +524,7 @@ static int tp_parse_arguments(tp_parser *p, const tp_name *entry, unsigned depth
 /* Recursion depth is bounded by TY_TYPE_DEPTH_MAX. */
 static int tp_parse_type(tp_parser *p, unsigned depth, const ty_type **out) {
     if (depth > TY_TYPE_DEPTH_MAX) return tp_error(p, MU_ETOO_DEEP, "type nested too deeply");
-    const tp_name *entry;
+    const tp_name *entry = NULL;
     int rc = tp_read_name(p, &entry);
     if (rc != 0) return rc;
     ty_type *t = mu_arena_calloc(p->arena, 1, sizeof(*t), p->err);
@@ -546,6 +546,7 @@ int ty_type_parse_n(const char *name, size_t name_bytes, mu_arena *arena,
     if (rc != 0) return rc;
     tp_skip_space(&p);
     if (p.pos != p.n) return tp_error(&p, MU_ESYNTAX, "unexpected text after the type");
+    MU_ASSERT(type->kind < TY_KIND_COUNT);
     *type_out = type;
     return 0;
 }

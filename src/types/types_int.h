@@ -50,6 +50,9 @@ int ty__parse_error(mu_err *err, const ty_type *type, const char *text, size_t t
 /* Writes text into out as a printable, cut message fragment. */
 void ty__message_value(const char *text, size_t text_bytes, char *out, size_t out_bytes);
 
+/* The entry of an Enum with this value, or NULL (entries sorted by value). */
+const ty_enum_entry *ty__enum_find_value(const ty_type *t, int16_t value);
+
 /* Quoted string as ClickHouse writes it inside composites ('a\'b'). */
 int ty__render_quoted_bytes(const uint8_t *data, size_t bytes, mu_buf *out, mu_err *err);
 

@@ -62,6 +62,7 @@ static bool vp_integer(const char *s, size_t n, bool *negative, uint64_t *magnit
     uint64_t v = 0;
     *negative = false;
     *overflow = false;
+    *magnitude = 0;
     if (n > 0 && (s[0] == '+' || s[0] == '-')) {
         *negative = s[0] == '-';
         i = 1;
@@ -388,7 +389,7 @@ static int vp_enum(const ty_type *t, const char *s, size_t n, void *out, mu_err 
     bool found = false;
     for (uint32_t i = 0; i < t->enum_count && !found; i++) {
         const ty_enum_entry *e = &t->enum_entries[i];
-        if (e->name_bytes == n && memcmp(e->name, s, n) == 0) {
+        if (e->name_bytes == n && (n == 0 || memcmp(e->name, s, n) == 0)) {
             value = e->value;
             found = true;
         }
@@ -397,8 +398,8 @@ static int vp_enum(const ty_type *t, const char *s, size_t n, void *out, mu_err 
     uint64_t m;
     if (!found && vp_integer(s, n, &negative, &m, &overflow) && !overflow && m <= 32768) {
         value = negative ? -(int64_t)m : (int64_t)m;
-        for (uint32_t i = 0; i < t->enum_count && !found; i++)
-            found = t->enum_entries[i].value == value;
+        found = value >= INT16_MIN && value <= INT16_MAX &&
+                ty__enum_find_value(t, (int16_t)value) != NULL;
     }
     if (!found) return ty__parse_error(err, t, s, n, "unknown element of the Enum");
     if (t->kind == TY_ENUM8)
@@ -409,7 +410,8 @@ static int vp_enum(const ty_type *t, const char *s, size_t n, void *out, mu_err 
 }
 
 int ty_value_parse(const ty_type *type, const char *text, size_t n, void *out, mu_err *err) {
-    MU_ASSERT(type != NULL && out != NULL);
+    MU_ASSERT(type != NULL && out != NULL && (text != NULL || n == 0));
+    if (text == NULL) text = "";
     const ty_type *t = ty_type_strip_nullable(type);
     switch (t->kind) {
     case TY_UINT8: return vp_int(t, text, n, 0, UINT8_MAX, out, err);

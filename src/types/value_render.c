@@ -173,8 +173,8 @@ static size_t vr_uuid(const uint8_t *bytes, char *out) {
     return o;
 }
 
-/* Enum entries are sorted by value. */
-static const ty_enum_entry *vr_enum_find(const ty_type *t, int16_t value) {
+/* Enum entries are sorted by value: binary search. */
+const ty_enum_entry *ty__enum_find_value(const ty_type *t, int16_t value) {
     uint32_t lo = 0, hi = t->enum_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -203,7 +203,7 @@ static int vr_quotable(const ty_type *t, const void *value, unsigned flags, mu_b
     case TY_UUID: n = vr_uuid(value, text); break;
     default: {
         int16_t v = t->kind == TY_ENUM8 ? *(const int8_t *)value : *(const int16_t *)value;
-        const ty_enum_entry *e = vr_enum_find(t, v);
+        const ty_enum_entry *e = ty__enum_find_value(t, v);
         if (e == NULL) return mu_buf_printf(out, err, "%d", v); /* not declared: its number */
         if (flags & TY_RENDER_QUOTED)
             return ty__render_quoted_bytes((const uint8_t *)e->name, e->name_bytes, out, err);

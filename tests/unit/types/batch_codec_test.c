@@ -97,9 +97,9 @@ static void assert_same(const ty_batch *a, const ty_batch *b, const uint32_t *ro
         for (uint32_t r = 0; r < b->row_count; r++) {
             uint32_t source = rows ? rows[r] : r;
             assert_true(ty_column_equal_row(a->columns[i], source, b->columns[i], r));
-            char expected[1024];
-            snprintf(expected, sizeof(expected), "%s", tu_row_text(a->columns[i], source, 0));
+            char *expected = strdup(tu_row_text(a->columns[i], source, 0));
             assert_string_equal(tu_row_text(b->columns[i], r, 0), expected);
+            free(expected);
         }
     }
 }

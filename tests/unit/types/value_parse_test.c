@@ -259,6 +259,26 @@ static void test_decimal128_extremes(void **state) {
     assert_true(v == ty_decimal_pow10(19));
 }
 
+/* Regression (fuzz_column_text, UBSan): empty text may come as a NULL
+ * pointer with length 0 and must not reach memcmp/memcpy. */
+static void test_empty_text_without_pointer(void **state) {
+    (void)state;
+    int8_t v;
+    mu_err err;
+    assert_int_equal(ty_value_parse(tu_type("Enum8('' = 1, 'a' = 2)"), NULL, 0, &v, &err), 0);
+    assert_int_equal(v, 1);
+    assert_int_equal(ty_value_parse(tu_type("UInt8"), NULL, 0, &v, &err), MU_EPARSE);
+    const char *types[] = {"String", "LowCardinality(FixedString(2))", "FixedString(2)",
+                           "LowCardinality(String)"};
+    for (size_t i = 0; i < 4; i++) {
+        ty_column *c = tu_column(types[i]);
+        assert_int_equal(ty_column_append_text(c, NULL, 0, &err), 0);
+        assert_int_equal(ty_column_append_bytes(c, NULL, 0, &err), 0);
+        assert_int_equal(ty_column_row_count(c), 2);
+        ty_column_destroy(c);
+    }
+}
+
 static void test_not_fixed_width(void **state) {
     (void)state;
     uint8_t v[16];
@@ -277,6 +297,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_floats, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_uuid, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_decimal128_extremes, tu_setup, tu_teardown),
+        cmocka_unit_test_setup_teardown(test_empty_text_without_pointer, tu_setup, tu_teardown),
         cmocka_unit_test_setup_teardown(test_not_fixed_width, tu_setup, tu_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
