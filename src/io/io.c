@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +423,43 @@ int io_rmdir(const char *path, bool sync_parent, const char *failpoint, mu_err *
         return MU_ERR_SYS(err, io__code(saved, MU_EIO), saved, "rmdir %s", path);
     }
     return sync_parent ? io__sync_parent(path, failpoint, err) : 0;
+}
+
+/* nftw has no context argument: the walk's state is per thread. */
+static _Thread_local struct {
+    const char *failpoint;
+    mu_err *err;
+    int rc;
+} io__remove_state;
+
+static int io__remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st;
+    (void)ftw;
+    int rc = type == FTW_DP ? io_rmdir(path, false, io__remove_state.failpoint,
+                                       io__remove_state.err)
+                            : io_unlink(path, 0, io__remove_state.failpoint, io__remove_state.err);
+    io__remove_state.rc = rc;
+    return rc == 0 ? 0 : 1; /* non-zero stops the walk */
+}
+
+int io_remove_tree(const char *path, const char *failpoint, mu_err *err) {
+    MU_ASSERT(path != NULL);
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        int saved = errno;
+        if (saved == ENOENT) return 0;
+        return MU_ERR_SYS(err, io__code(saved, MU_EIO), saved, "stat %s", path);
+    }
+    io__remove_state.failpoint = failpoint;
+    io__remove_state.err = err;
+    io__remove_state.rc = 0;
+    int walk = nftw(path, io__remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (io__remove_state.rc != 0) return io__remove_state.rc;
+    if (walk != 0) {
+        int saved = errno;
+        return MU_ERR_SYS(err, io__code(saved, MU_EIO), saved, "remove %s", path);
+    }
+    return io__sync_parent(path, failpoint, err);
 }
 
 /* Room left in out before its capacity or its max_bytes, whichever is less. */

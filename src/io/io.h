@@ -106,6 +106,11 @@ int io_mkdir_p(const char *path, const char *failpoint, mu_err *err);
  * (ENOTEMPTY included). With sync_parent, fsyncs the parent afterwards. */
 int io_rmdir(const char *path, bool sync_parent, const char *failpoint, mu_err *err);
 
+/* Removes path and everything under it (files, subdirectories; symlinks are
+ * removed, never followed), deepest first, then fsyncs the parent. A missing
+ * path is success. Used for tmp_ part directories and obsolete parts. */
+int io_remove_tree(const char *path, const char *failpoint, mu_err *err);
+
 /* Appends the whole file to out. Growth past out->max_bytes fails with
  * MU_ETOO_LARGE and leaves out as it was. */
 int io_read_file(const char *path, mu_buf *out, mu_err *err);

@@ -179,6 +179,36 @@ static void test_rmdir(void **state) {
     mu_failpoints_configure("", NULL);
 }
 
+static void test_remove_tree(void **state) {
+    (void)state;
+    char root[512], sub[600], file[700], link[700];
+    path_in(root, sizeof(root), "tree");
+    snprintf(sub, sizeof(sub), "%s/a/b", root);
+    mu_err err;
+    assert_int_equal(io_mkdir_p(sub, NULL, &err), 0);
+    snprintf(file, sizeof(file), "%s/f", sub);
+    write_file(file, "x");
+    snprintf(file, sizeof(file), "%s/g", root);
+    write_file(file, "y");
+    /* A symlink to a file outside the tree is removed, its target kept. */
+    snprintf(link, sizeof(link), "%s/a/outside", root);
+    char target[512];
+    path_in(target, sizeof(target), "keep.txt");
+    write_file(target, "keep");
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(io_remove_tree(root, NULL, &err), 0);
+    assert_int_equal(access(root, F_OK), -1);
+    assert_int_equal(access(target, F_OK), 0);
+    assert_int_equal(io_remove_tree(root, NULL, &err), 0); /* missing: fine */
+    if (!mu_failpoints_compiled_in()) return;
+    assert_int_equal(io_mkdir_p(sub, NULL, &err), 0);
+    assert_int_equal(mu_failpoints_configure("io.rmdir=error:EIO", &err), 0);
+    assert_int_equal(io_remove_tree(root, NULL, &err), MU_EIO);
+    mu_failpoints_configure("", NULL);
+    assert_int_equal(io_remove_tree(root, NULL, &err), 0);
+    assert_int_equal(access(root, F_OK), -1);
+}
+
 static void test_read_file_bounds(void **state) {
     (void)state;
     char path[512];
@@ -475,6 +505,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_rename_unlink_fsync_dir, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_mkdir_p, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_rmdir, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_remove_tree, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_read_file_bounds, dir_setup, dir_teardown),
         cmocka_unit_test_setup_teardown(test_list_dir_sorted, dir_setup, dir_teardown),
         cmocka_unit_test(test_path_parent),
