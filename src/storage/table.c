@@ -1,29 +1,17 @@
 /* table.c: a table = its WAL + its memtable, and table_append, the one ingest
  * path. Owns the schema copy, the log and the memtable; rows are published
- * by the WAL writer thread in LSN order (table_on_durable).
+ * by the WAL writer thread in LSN order (table__on_durable).
  * Invariant: a row is visible to readers only after the WAL record holding
  * it is durable, and a durable record's rows are published exactly once
  * (at append, or at replay after a restart).
  */
-#include "storage/table.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/wal/wal.h"
-
-struct table {
-    char *name;
-    uint32_t column_count;
-    const char *const *column_names;
-    const ty_type *const *column_types;
-    mu_mem_tracker *tracker;
-    memtable *mem;
-    wal *log;
-};
+#include "storage/table_int.h"
 
 /* True if the batch already has the schema's columns, in order and types. */
-static bool batch_matches_schema(const table *t, const ty_batch *batch) {
+bool table__batch_matches_schema(const table *t, const ty_batch *batch) {
     if (batch->column_count != t->column_count) return false;
     for (uint32_t i = 0; i < t->column_count; i++) {
         if (strcmp(batch->names[i], t->column_names[i]) != 0) return false;
@@ -99,7 +87,7 @@ static int coerce_batch(table *t, const ty_batch *in, ty_batch **out, mu_err *er
     return 0;
 }
 
-/* One append in flight: the WAL hands the entry back to table_on_durable,
+/* One append in flight: the WAL hands the entry back to table__on_durable,
  * which finds the prepared rows through the enclosing struct. */
 typedef struct table_append_op {
     wal_entry entry; /* first member: the WAL gives back this pointer */
@@ -111,88 +99,21 @@ typedef struct table_append_op {
  * order, so the memtable holds records in log order and the highest LSN it
  * holds has every lower durable LSN before it (what the flusher's WAL
  * checkpoint relies on). */
-static void table_on_durable(void *ctx, uint64_t lsn, const wal_entry *entry) {
+void table__on_durable(void *ctx, uint64_t lsn, const wal_entry *entry) {
     table_append_op *op = (table_append_op *)(void *)entry;
-    MU_ASSERT(op->t == ctx);
-    memtable_publish(op->t->mem, op->pending, lsn);
+    table *t = op->t;
+    MU_ASSERT(t == ctx);
+    pthread_mutex_lock(&t->active_lock);
+    memtable *active = t->active->mem;
+    if (memtable_row_count(active) == 0) t->active_since_ms = mu_clock_mono_ms();
+    memtable_publish(active, op->pending, lsn);
+    uint64_t rows = memtable_row_count(active);
+    pthread_mutex_unlock(&t->active_lock);
     op->pending = NULL;
+    table__flusher_poke(t, rows);
 }
 
-/* Replay: each durable batch record goes back into the memtable. */
-static int table_open_on_record(void *ctx, const wal_record *record, mu_err *err) {
-    table *t = ctx;
-    if (record->type != TABLE_RECORD_BATCH) {
-        return MU_CORRUPT(err, "%s offset %llu: unknown record type %u", record->segment_path,
-                          (unsigned long long)record->offset, record->type);
-    }
-    ty_batch *batch = NULL;
-    int rc = ty_batch_decode(record->payload, record->payload_bytes, t->tracker, &batch, err);
-    if (rc == 0 && !batch_matches_schema(t, batch)) {
-        rc = MU_CORRUPT(err, "record does not match the schema of %s", t->name);
-    }
-    if (rc == 0) rc = memtable_append(t->mem, batch, record->lsn, err);
-    ty_batch_destroy(batch);
-    if (rc != 0) {
-        mu_err_prefix(err, "replaying %s offset %llu", record->segment_path,
-                      (unsigned long long)record->offset);
-    }
-    return rc;
-}
-
-static int table_open_log(table *t, const table_options *opt, mu_err *err) {
-    wal_options wopt;
-    wal_options_init(&wopt);
-    wopt.dir = opt->wal_dir;
-    wopt.name = t->name;
-    if (opt->wal_segment_bytes != 0) wopt.segment_bytes = opt->wal_segment_bytes;
-    wopt.token_window = opt->token_window;
-    wopt.corrupt_read_only = true;
-    wopt.on_durable = table_on_durable;
-    wopt.on_durable_ctx = t;
-    int rc = wal_open(&t->log, &wopt, table_open_on_record, t, err);
-    if (rc == MU_ECORRUPT && t->log != NULL) {
-        /* Serve reads of what replayed; refuse writes until an operator acts. */
-        mu_log_err(MU_LOG_ERROR, "table.wal_corrupt", err);
-        return 0;
-    }
-    return rc;
-}
-
-int table_open(table **table_out, const table_options *opt, mu_err *err) {
-    MU_ASSERT(table_out != NULL);
-    MU_ASSERT(opt != NULL && opt->name != NULL && opt->wal_dir != NULL);
-    table *t = calloc(1, sizeof(*t));
-    if (t == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
-    int rc = MU_ENOMEM;
-    t->name = strdup(opt->name);
-    if (t->name == NULL) {
-        MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
-        goto fail;
-    }
-    t->column_count = opt->column_count;
-    t->column_names = opt->column_names;
-    t->column_types = opt->column_types;
-    t->tracker = opt->tracker;
-    memtable_schema schema = {opt->column_count, opt->column_names, opt->column_types};
-    rc = memtable_create(&t->mem, &schema, opt->tracker, err);
-    if (rc == 0) rc = table_open_log(t, opt, err);
-    if (rc != 0) goto fail;
-    *table_out = t;
-    return 0;
-fail:
-    table_close(t);
-    return rc;
-}
-
-void table_close(table *t) {
-    if (t == NULL) return;
-    wal_close(t->log);
-    memtable_destroy(t->mem);
-    free(t->name);
-    free(t);
-}
-
-/* Writes the record; the rows are published by table_on_durable. */
+/* Writes the record; the rows are published by table__on_durable. */
 static int table_append_durable(table *t, const ty_batch *batch, memtable_pending *pending,
                                 const void *token, size_t token_bytes,
                                 table_append_result *result, mu_err *err) {
@@ -207,7 +128,7 @@ static int table_append_durable(table *t, const ty_batch *batch, memtable_pendin
     mu_buf_deinit(&payload);
     bool published = op.pending == NULL;
     /* Not published: failed, or the token was already stored. */
-    memtable_pending_discard(t->mem, op.pending);
+    memtable_pending_discard(op.pending);
     if (rc != 0) return rc;
     MU_ASSERT(published != ack.already_stored);
     uint32_t rows = published ? ty_batch_visible_rows(batch) : 0;
@@ -228,7 +149,7 @@ int table_append(table *t, const ty_batch *batch, const void *token, size_t toke
     if (rc != 0) return rc;
     ty_batch *coerced = NULL;
     const ty_batch *rows = batch;
-    if (!batch_matches_schema(t, batch)) {
+    if (!table__batch_matches_schema(t, batch)) {
         rc = coerce_batch(t, batch, &coerced, err);
         if (rc != 0) {
             mu_err_prefix(err, "insert into %s", t->name);
@@ -237,13 +158,34 @@ int table_append(table *t, const ty_batch *batch, const void *token, size_t toke
         rows = coerced;
     }
     memtable_pending *pending = NULL;
-    rc = memtable_prepare(t->mem, rows, &pending, err);
+    memtable_schema schema = {t->column_count, t->column_names, t->column_types};
+    rc = memtable_prepare(&schema, t->tracker, rows, &pending, err);
+    if (rc == 0) rc = memtable_pending_set_token(pending, token, token_bytes, err);
+    if (rc != 0) memtable_pending_discard(pending);
     if (rc == 0) rc = table_append_durable(t, rows, pending, token, token_bytes, result, err);
     ty_batch_destroy(coerced);
     return rc;
 }
 
-void table_snapshot(table *t, memtable_snapshot *out) { memtable_snapshot_take(t->mem, out); }
+void table_snapshot(table *t, memtable_snapshot *out) {
+    pthread_mutex_lock(&t->active_lock);
+    memtable_snapshot_take(t->active->mem, out);
+    pthread_mutex_unlock(&t->active_lock);
+}
+
+uint32_t table_version_part_count(const table_version *v) { return v->part_count; }
+
+const part *table_version_part(const table_version *v, uint32_t index) {
+    MU_ASSERT(index < v->part_count);
+    return v->parts[index]->part;
+}
+
+uint32_t table_version_memtable_count(const table_version *v) { return v->memtable_count; }
+
+const memtable *table_version_memtable(const table_version *v, uint32_t index) {
+    MU_ASSERT(index < v->memtable_count);
+    return v->memtables[index]->mem;
+}
 
 uint32_t table_column_count(const table *t) { return t->column_count; }
 

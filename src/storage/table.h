@@ -1,6 +1,7 @@
 /* table.h: a stored table and THE ingest entry point. A table owns its
- * write-ahead log and its memtable (parts and the flusher come with the
- * parts issue). table_append is the only way rows enter a table: HTTP
+ * write-ahead log, its memtables, its parts, the flusher that turns sealed
+ * memtables into parts, and the refcounted versions readers hold.
+ * table_append is the only way rows enter a table: HTTP
  * inserts, remote-write, Kafka, the agent, INSERT SELECT and IMPORT all end
  * there (DESIGN.md section 4).
  *
@@ -16,25 +17,46 @@
 
 #include "base/base.h"
 #include "storage/memtable/memtable.h"
+#include "storage/part/part.h"
 #include "types/types.h"
 
 /* WAL record types written by tables. */
 #define TABLE_RECORD_BATCH 1 /* payload: ty_batch_encode of rows in schema order */
 
 typedef struct table table;
+typedef struct table_version table_version;
+
+/* PARTITION BY, prepared by the layer that owns expressions: appends the
+ * partition value of `row` as text (ClickHouse's rendering, e.g. "202401")
+ * to value_out. Rows whose texts are equal share a partition. */
+typedef int (*table_partition_fn)(void *ctx, const ty_column *const *columns, uint32_t row,
+                                  mu_buf *value_out, mu_err *err);
 
 typedef struct table_options {
     const char *name;                  /* "database.table", for messages */
     const char *wal_dir;               /* this table's log directory */
+    const char *parts_dir;             /* this table's parts directory */
+    uint8_t uuid[16];                  /* the table's uuid (in part manifests) */
     uint32_t column_count;
     const char *const *column_names;   /* borrowed; outlive the table */
     const ty_type *const *column_types;
+    const part_codec_chain *const *column_codecs; /* NULL or NULL entries: LZ4 */
+    const uint32_t *sort_key;          /* ORDER BY column indexes (borrowed) */
+    uint32_t sort_key_count;
+    table_partition_fn partition_fn;   /* NULL: one partition ("all") */
+    void *partition_ctx;
+    uint32_t index_granularity;        /* 0: 8192 */
+    uint64_t flush_rows;               /* seal the memtable at this many rows (0: 1048576) */
+    uint64_t flush_interval_ms;        /* ... or when its oldest row is this old (0: never) */
     uint64_t wal_segment_bytes;        /* 0: the WAL's default */
     uint64_t token_window;             /* insert tokens remembered */
     mu_mem_tracker *tracker;           /* memtable memory; may be NULL */
 } table_options;
 
-/* Opens the table: replays its WAL into the memtable. Damage to
+/* Opens the table: deletes tmp_ part directories left by a crash, loads its
+ * parts (a part whose manifest or marks fail their checksums is moved to
+ * detached/ and logged), replays the WAL records newer than the parts into
+ * the memtable and starts the flusher. Damage to
  * acknowledged log records does not fail the open: the table opens
  * read-only (table_append fails with MU_ECORRUPT naming file and offset,
  * reads see every record before the damage) and the error is logged.
@@ -60,7 +82,22 @@ typedef struct table_append_result {
 int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
                  table_append_result *result, mu_err *err);
 
-/* A lock-free view of the rows stored so far (memtable only for now). */
+/* The version readers use: parts plus memtables, held until released. A
+ * version never changes; rows appended later show in later versions only
+ * through the memtables it lists, whose snapshots give a consistent view. */
+table_version *table_version_acquire(table *t);
+void table_version_release(table_version *v); /* accepts NULL */
+uint32_t table_version_part_count(const table_version *v);
+const part *table_version_part(const table_version *v, uint32_t index);
+uint32_t table_version_memtable_count(const table_version *v);
+const memtable *table_version_memtable(const table_version *v, uint32_t index);
+
+/* Seals the memtable and waits until every row acknowledged before the
+ * call is in a synced part and the WAL is checkpointed (SYSTEM FLUSH).
+ * Also the path that lets a table whose log failed accept writes again. */
+int table_flush(table *t, mu_err *err);
+
+/* A lock-free view of the active memtable's rows (tests and tools). */
 void table_snapshot(table *t, memtable_snapshot *out);
 uint32_t table_column_count(const table *t);
 const char *table_column_name(const table *t, uint32_t index);

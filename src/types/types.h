@@ -242,6 +242,59 @@ const uint8_t *ty_column_row_bytes(const ty_column *column, uint32_t row, size_t
  * returns MU_ECORRUPT describing the first violation. */
 int ty_column_validate(const ty_column *column, mu_err *err);
 
+/* Total order of two rows of columns of equal types, for sort keys, key
+ * ranges and minmax indexes: <0, 0 or >0. Numbers by value, floats with
+ * NaN after every number (NaN == NaN) and -0 == +0; String/FixedString
+ * bytewise (a shorter prefix first); UUID bytewise in text order;
+ * LowCardinality by dictionary value; Array/Map lexicographically by
+ * element (Map: key, then value); NULL after every value, NULL == NULL. */
+int ty_column_compare_rows(const ty_column *a, uint32_t row_a, const ty_column *b,
+                           uint32_t row_b);
+
+/* ------------------------------------------------------------------ */
+/* Bulk appends (column_bulk.c)                                        */
+/*
+ * Many rows per call, fixed-width data moved with memcpy. On any failure
+ * the column is left exactly as it was (LowCardinality dictionary entries
+ * added meanwhile may stay; unused entries are allowed).
+ */
+/* ------------------------------------------------------------------ */
+
+/* Appends rows [from, from + count) of src (same type, else MU_ETYPE). */
+int ty_column_append_rows_from(ty_column *dst, const ty_column *src, uint32_t from,
+                               uint32_t count, mu_err *err);
+/* Shrinks the column to its first `rows` rows (rows <= row_count),
+ * children included; capacity is kept. */
+void ty_column_truncate(ty_column *column, uint32_t rows);
+
+/* Appends from raw little-endian buffers that come from outside (a part
+ * file): anything inconsistent is MU_ECORRUPT naming the row; a call that
+ * does not fit the column's kind is MU_ETYPE. `validity` is a bitmap (bit
+ * i, least significant first, set = row i valid) or NULL for "all valid";
+ * only nullable columns take one, and NULL rows must hold the type's
+ * default payload (zeros, empty string, the Enum's smallest value). */
+
+/* Fixed-width kinds and FixedString: count * ty_type_value_bytes values.
+ * Bool must be 0/1 and Enum values declared. */
+int ty_column_append_fixed_raw(ty_column *column, const void *values, uint32_t count,
+                               const uint8_t *validity, mu_err *err);
+/* String: count u32 lengths and their bytes, which must add up to exactly
+ * bytes_length. */
+int ty_column_append_strings_raw(ty_column *column, const void *lengths, const void *bytes,
+                                 size_t bytes_length, uint32_t count, const uint8_t *validity,
+                                 mu_err *err);
+/* Array/Map: count u32 lengths; the children (ty_column_child_mut) must
+ * already hold exactly the elements these rows add up to. */
+int ty_column_append_nested_raw(ty_column *column, const void *lengths, uint32_t count,
+                                mu_err *err);
+/* LowCardinality: count indices of index_bytes (1, 2 or 4) each into
+ * `dictionary`, a column of the column's dictionary type without NULLs.
+ * Each dictionary value is looked up (or added) in the column's own
+ * dictionary once; NULL rows must point at the default value. */
+int ty_column_append_lc_raw(ty_column *column, const ty_column *dictionary, const void *indices,
+                            unsigned index_bytes, uint32_t count, const uint8_t *validity,
+                            mu_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Text parsing and rendering of single values                         */
 /* ------------------------------------------------------------------ */

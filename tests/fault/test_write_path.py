@@ -26,9 +26,12 @@ pytestmark = pytest.mark.skipif(not DRIVER, reason="MUSCLES_WAL_DRIVER not set (
 needs_failpoints = pytest.mark.skipif(not FAILPOINTS, reason="needs -DMUSCLES_FAILPOINTS=ON")
 
 
-def start_append(data_dir, threads=8, batches=200, failpoints=None):
+def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True):
     env = dict(os.environ)
     env.pop("MUSCLES_FAILPOINTS", None)
+    if not flush:
+        env["WAL_DRIVER_FLUSH_ROWS"] = "1000000000"
+        env["WAL_DRIVER_FLUSH_INTERVAL_MS"] = "0"
     if failpoints:
         env["MUSCLES_FAILPOINTS"] = failpoints
     return subprocess.Popen(
@@ -46,11 +49,14 @@ def parse_acks(stdout):
     return acked, errors
 
 
-def verify(data_dir, acked, tmp_path):
+def verify(data_dir, acked, tmp_path, flush=True):
     acked_file = tmp_path / "acked.txt"
     acked_file.write_text("".join(f"{i}\n" for i in sorted(acked)))
     env = dict(os.environ)
     env.pop("MUSCLES_FAILPOINTS", None)
+    if not flush:
+        env["WAL_DRIVER_FLUSH_ROWS"] = "1000000000"
+        env["WAL_DRIVER_FLUSH_INTERVAL_MS"] = "0"
     result = subprocess.run([DRIVER, "verify", str(data_dir), str(ROWS), str(acked_file)],
                             capture_output=True, env=env, timeout=120)
     out = result.stdout.decode()
@@ -125,21 +131,22 @@ def test_fsync_error_refuses_writes_and_keeps_acked_rows(tmp_path):
 
 
 def test_damaged_acknowledged_record_is_reported(tmp_path):
-    data_dir = tmp_path / "wal"
-    proc = start_append(data_dir, threads=2, batches=40)
+    data_dir = tmp_path / "table"
+    proc = start_append(data_dir, threads=2, batches=40, flush=False)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode()[-2000:]
     acked, _ = parse_acks(out)
     assert len(acked) == 80
-    first = sorted(p for p in data_dir.iterdir() if p.suffix == ".log")[0]
+    first = sorted(p for p in (data_dir / "wal").iterdir() if p.suffix == ".log")[0]
     raw = bytearray(first.read_bytes())
     offset = 32 + 40  # inside the first record's payload
     raw[offset] ^= 0x5A
     first.write_bytes(bytes(raw))
     # The table opens read-only, names the file and offset, and replays
     # nothing at or after the damage.
+    env = dict(os.environ, WAL_DRIVER_FLUSH_ROWS="1000000000", WAL_DRIVER_FLUSH_INTERVAL_MS="0")
     result = subprocess.run([DRIVER, "verify", str(data_dir), str(ROWS), "/dev/null"],
-                            capture_output=True, timeout=120)
+                            capture_output=True, timeout=120, env=env)
     text = result.stdout.decode() + result.stderr.decode()
     assert "refuses writes" in result.stdout.decode(), text
     assert "table.wal_corrupt" in text and first.name in text, text

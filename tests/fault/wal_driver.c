@@ -8,6 +8,9 @@
  *     "ack <id>" once table_append returned (the acknowledgement) and
  *     "err <id> <CODE> <message>" for a refused batch.
  *   wal_driver verify DIR ROWS ACKED_FILE
+ *     (WAL_DRIVER_FLUSH_ROWS / WAL_DRIVER_FLUSH_INTERVAL_MS set the flush
+ *     thresholds; the table is PARTITION BY batch_id % 3, ORDER BY
+ *     (batch_id, row_index), 256-row granules, under DIR/wal and DIR/parts.)
  *     Reopens the table and checks: every batch present is whole and exact
  *     (ROWS rows, each row index once, the expected payloads), every id in
  *     ACKED_FILE is present, and re-appending every present batch with its
@@ -36,6 +39,19 @@ static void die(const char *what, const mu_err *err) {
     exit(2);
 }
 
+/* Rows flushed to parts once the memtable holds this many (many small
+ * flushes, so kills land in every step of a flush). */
+static uint64_t driver_flush_rows = 3000;
+static uint64_t driver_flush_interval_ms = 50;
+
+/* PARTITION BY batch_id % 3: each flush writes up to three parts. */
+static int partition_of(void *ctx, const ty_column *const *columns, uint32_t row, mu_buf *out,
+                        mu_err *err) {
+    (void)ctx;
+    const uint64_t *ids = (const uint64_t *)(const void *)ty_column_values(columns[0]);
+    return mu_buf_printf(out, err, "p%llu", (unsigned long long)(ids[row] % 3));
+}
+
 static void open_table(const char *dir, table **out) {
     mu_err err;
     const char *names[] = {"UInt64", "UInt32", "String", "Nullable(String)"};
@@ -43,9 +59,20 @@ static void open_table(const char *dir, table **out) {
     for (int i = 0; i < 4; i++) {
         if (ty_type_parse(names[i], type_arena, &column_types[i], &err) != 0) die("type", &err);
     }
+    static char wal_dir[4096], parts_dir[4096];
+    static const uint32_t sort_key[] = {0, 1};
+    snprintf(wal_dir, sizeof(wal_dir), "%s/wal", dir);
+    snprintf(parts_dir, sizeof(parts_dir), "%s/parts", dir);
     table_options opt = {0};
     opt.name = "default.crash_test";
-    opt.wal_dir = dir;
+    opt.wal_dir = wal_dir;
+    opt.parts_dir = parts_dir;
+    opt.sort_key = sort_key;
+    opt.sort_key_count = 2;
+    opt.partition_fn = partition_of;
+    opt.index_granularity = 256;
+    opt.flush_rows = driver_flush_rows;
+    opt.flush_interval_ms = driver_flush_interval_ms;
     opt.column_count = 4;
     opt.column_names = column_names;
     opt.column_types = column_types;
@@ -148,38 +175,75 @@ static int row_key_compare(const void *a, const void *b) {
 }
 
 /* Checks one row's payload and note against what build_batch wrote. */
-static int check_row(const memtable_chunk *chunk, uint32_t i, uint64_t id, uint32_t row) {
+static int check_row(ty_column *const *columns, uint32_t i, uint64_t id, uint32_t row) {
     char text[96];
     size_t bytes = 0;
     payload_text(id, row, text, sizeof(text));
-    const uint8_t *p = ty_column_row_bytes(chunk->columns[2], i, &bytes);
+    const uint8_t *p = ty_column_row_bytes(columns[2], i, &bytes);
     if (bytes != strlen(text) || memcmp(p, text, bytes) != 0) return -1;
-    const ty_column *note = chunk->columns[3];
+    const ty_column *note = columns[3];
     if (row % 7 == 0) return ty_column_is_null(note, i) ? 0 : -1;
     if (ty_column_is_null(note, i)) return -1;
     p = ty_column_row_bytes(note, i, &bytes);
     return bytes == 6 && memcmp(p, text, 6) == 0 ? 0 : -1;
 }
 
-/* Collects every stored row's (batch id, row index), checking payloads. */
-static row_key *collect_rows(table *t, uint64_t *count_out) {
-    memtable_snapshot snap;
-    table_snapshot(t, &snap);
-    row_key *keys = malloc((snap.row_count + 1) * sizeof(*keys));
-    if (keys == NULL) return NULL;
-    uint64_t n = 0;
-    for (const memtable_chunk *c = memtable_snapshot_next(&snap, NULL); c != NULL;
-         c = memtable_snapshot_next(&snap, c)) {
-        const uint64_t *ids = (const uint64_t *)(const void *)ty_column_values(c->columns[0]);
-        const uint32_t *rows = (const uint32_t *)(const void *)ty_column_values(c->columns[1]);
-        for (uint32_t i = 0; i < c->row_count; i++) {
-            if (check_row(c, i, ids[i], rows[i]) != 0) {
-                say("verify FAIL batch %" PRIu64 " row %u: wrong payload\n", ids[i], rows[i]);
-                exit(1);
-            }
-            keys[n++] = (row_key){ids[i], rows[i]};
+/* Adds rows [0, count) of columns to keys, checking each row's payload. */
+static void collect_columns(ty_column *const *columns, uint32_t count, row_key *keys,
+                            uint64_t *n) {
+    const uint64_t *ids = (const uint64_t *)(const void *)ty_column_values(columns[0]);
+    const uint32_t *rows = (const uint32_t *)(const void *)ty_column_values(columns[1]);
+    for (uint32_t i = 0; i < count; i++) {
+        if (check_row(columns, i, ids[i], rows[i]) != 0) {
+            say("verify FAIL batch %" PRIu64 " row %u: wrong payload\n", ids[i], rows[i]);
+            exit(1);
+        }
+        keys[(*n)++] = (row_key){ids[i], rows[i]};
+    }
+}
+
+/* Reads a whole part back, checking every granule's checksum. */
+static void collect_part(const part *p, row_key **keys, uint64_t *n, uint64_t *capacity) {
+    const part_info *info = part_get_info(p);
+    if (*n + info->row_count > *capacity) {
+        *capacity = (*n + info->row_count) * 2;
+        *keys = realloc(*keys, *capacity * sizeof(**keys));
+    }
+    ty_column *columns[4];
+    mu_err err;
+    for (uint32_t c = 0; c < 4; c++) {
+        if (ty_column_create(column_types[c], NULL, &columns[c], &err) != 0 ||
+            part_read(p, c, 0, info->granule_count, columns[c], &err) != 0) {
+            say("verify FAIL part %s: %s\n", info->name, err.message);
+            exit(1);
         }
     }
+    collect_columns(columns, (uint32_t)info->row_count, *keys, n);
+    for (uint32_t c = 0; c < 4; c++) ty_column_destroy(columns[c]);
+}
+
+/* Collects every stored row (parts, then memtables) as (batch id, row). */
+static row_key *collect_rows(table *t, uint64_t *count_out, uint32_t *parts_out) {
+    table_version *v = table_version_acquire(t);
+    uint64_t capacity = 1024, n = 0;
+    row_key *keys = malloc(capacity * sizeof(*keys));
+    for (uint32_t i = 0; i < table_version_part_count(v); i++) {
+        collect_part(table_version_part(v, i), &keys, &n, &capacity);
+    }
+    for (uint32_t m = 0; m < table_version_memtable_count(v); m++) {
+        memtable_snapshot snap;
+        memtable_snapshot_take(table_version_memtable(v, m), &snap);
+        if (n + snap.row_count > capacity) {
+            capacity = (n + snap.row_count) * 2;
+            keys = realloc(keys, capacity * sizeof(*keys));
+        }
+        for (const memtable_chunk *c = memtable_snapshot_next(&snap, NULL); c != NULL;
+             c = memtable_snapshot_next(&snap, c)) {
+            collect_columns(c->columns, c->row_count, keys, &n);
+        }
+    }
+    *parts_out = table_version_part_count(v);
+    table_version_release(v);
     *count_out = n;
     return keys;
 }
@@ -251,24 +315,26 @@ static int command_verify(const char *dir, uint32_t rows, const char *acked_path
     table *t = NULL;
     open_table(dir, &t);
     uint64_t n = 0, id_count = 0;
-    row_key *keys = collect_rows(t, &n);
+    uint32_t parts = 0;
+    row_key *keys = collect_rows(t, &n, &parts);
     if (keys == NULL) return 2;
     uint64_t *ids = check_batches(keys, n, rows, &id_count);
     check_acked(acked_path, ids, id_count);
     mu_err state;
     if (table_write_state(t, &state) == 0) {
         check_tokens(t, ids, id_count, rows);
-        memtable_snapshot snap;
-        table_snapshot(t, &snap);
-        if (snap.row_count != n) {
+        uint64_t after = 0;
+        uint32_t parts_after = 0;
+        free(collect_rows(t, &after, &parts_after));
+        if (after != n) {
             say("verify FAIL token retries stored rows: %" PRIu64 " -> %" PRIu64 "\n", n,
-                snap.row_count);
+                after);
             return 1;
         }
     } else {
         say("note table refuses writes: %s\n", state.message);
     }
-    say("verify ok batches=%" PRIu64 " rows=%" PRIu64 "\n", id_count, n);
+    say("verify ok batches=%" PRIu64 " rows=%" PRIu64 " parts=%u\n", id_count, n, parts);
     free(ids);
     free(keys);
     table_close(t);
@@ -279,6 +345,10 @@ static int command_verify(const char *dir, uint32_t rows, const char *acked_path
 int main(int argc, char **argv) {
     mu_err err;
     if (mu_failpoints_configure_from_env(&err) != 0) die("failpoints", &err);
+    const char *flush_rows = getenv("WAL_DRIVER_FLUSH_ROWS");
+    if (flush_rows != NULL) driver_flush_rows = strtoull(flush_rows, NULL, 10);
+    const char *interval = getenv("WAL_DRIVER_FLUSH_INTERVAL_MS");
+    if (interval != NULL) driver_flush_interval_ms = strtoull(interval, NULL, 10);
     if (argc == 6 && strcmp(argv[1], "append") == 0) {
         return command_append(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]),
                               (uint32_t)atoi(argv[5]));

@@ -7,6 +7,7 @@
 #include "storage/memtable/memtable.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct memtable {
     memtable_schema schema;
@@ -15,6 +16,7 @@ struct memtable {
     memtable_chunk *tail;           /* writer only */
     _Atomic uint64_t row_count;
     _Atomic uint64_t max_lsn;
+    _Atomic uint64_t min_lsn;
 };
 
 int memtable_create(memtable **memtable_out, const memtable_schema *schema,
@@ -31,6 +33,7 @@ int memtable_create(memtable **memtable_out, const memtable_schema *schema,
     atomic_init(&m->head, NULL);
     atomic_init(&m->row_count, 0);
     atomic_init(&m->max_lsn, 0);
+    atomic_init(&m->min_lsn, 0);
     *memtable_out = m;
     return 0;
 }
@@ -41,6 +44,7 @@ static void chunk_destroy(memtable_chunk *chunk, uint32_t column_count) {
         for (uint32_t i = 0; i < column_count; i++) ty_column_destroy(chunk->columns[i]);
         free(chunk->columns);
     }
+    free(chunk->token);
     free(chunk);
 }
 
@@ -56,18 +60,18 @@ void memtable_destroy(memtable *m) {
 }
 
 /* Checks that the batch has the schema's columns, in order, with equal types. */
-static int check_batch(const memtable *m, const ty_batch *batch, mu_err *err) {
-    if (batch->column_count != m->schema.column_count) {
+static int check_batch(const memtable_schema *schema, const ty_batch *batch, mu_err *err) {
+    if (batch->column_count != schema->column_count) {
         return MU_ERR(err, MU_EINVAL, "memtable append: batch has %u columns, schema has %u",
-                      batch->column_count, m->schema.column_count);
+                      batch->column_count, schema->column_count);
     }
     for (uint32_t i = 0; i < batch->column_count; i++) {
-        if (!ty_type_equal(batch->columns[i]->type, m->schema.types[i])) {
+        if (!ty_type_equal(batch->columns[i]->type, schema->types[i])) {
             char want[128], got[128];
             return MU_ERR(err, MU_ETYPE, "memtable append: column %s is %s, schema says %s",
-                          m->schema.names[i], ty_type_name(batch->columns[i]->type, got,
-                                                           sizeof(got)),
-                          ty_type_name(m->schema.types[i], want, sizeof(want)));
+                          schema->names[i], ty_type_name(batch->columns[i]->type, got,
+                                                         sizeof(got)),
+                          ty_type_name(schema->types[i], want, sizeof(want)));
         }
     }
     return 0;
@@ -77,12 +81,14 @@ struct memtable_pending {
     memtable_chunk *first;
     memtable_chunk *last;
     uint32_t row_count;
+    uint32_t column_count;
 };
 
 /* Builds one unpublished chunk from visible rows [from, from + count). */
-static int chunk_build(const memtable *m, const ty_batch *batch, uint32_t from, uint32_t count,
+static int chunk_build(const memtable_schema *schema, mu_mem_tracker *tracker,
+                       const ty_batch *batch, uint32_t from, uint32_t count,
                        memtable_chunk **chunk_out, mu_err *err) {
-    uint32_t column_count = m->schema.column_count;
+    uint32_t column_count = schema->column_count;
     memtable_chunk *chunk = calloc(1, sizeof(*chunk));
     if (chunk == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate a memtable chunk");
     chunk->columns = calloc(column_count, sizeof(*chunk->columns));
@@ -94,7 +100,7 @@ static int chunk_build(const memtable *m, const ty_batch *batch, uint32_t from, 
     chunk->row_count = count;
     int rc = 0;
     for (uint32_t c = 0; c < column_count && rc == 0; c++) {
-        rc = ty_column_create(m->schema.types[c], m->tracker, &chunk->columns[c], err);
+        rc = ty_column_create(schema->types[c], tracker, &chunk->columns[c], err);
         if (rc == 0) rc = ty_column_reserve(chunk->columns[c], count, err);
         const ty_column *src = batch->columns[c];
         for (uint32_t i = 0; i < count && rc == 0; i++) {
@@ -110,32 +116,33 @@ static int chunk_build(const memtable *m, const ty_batch *batch, uint32_t from, 
     return 0;
 }
 
-void memtable_pending_discard(const memtable *m, memtable_pending *pending) {
+void memtable_pending_discard(memtable_pending *pending) {
     if (pending == NULL) return;
     memtable_chunk *chunk = pending->first;
     while (chunk != NULL) {
         memtable_chunk *next = atomic_load_explicit(&chunk->next, memory_order_relaxed);
-        chunk_destroy(chunk, m->schema.column_count);
+        chunk_destroy(chunk, pending->column_count);
         chunk = next;
     }
     free(pending);
 }
 
-int memtable_prepare(const memtable *m, const ty_batch *batch, memtable_pending **pending_out,
-                     mu_err *err) {
-    MU_ASSERT(m != NULL);
+int memtable_prepare(const memtable_schema *schema, mu_mem_tracker *tracker,
+                     const ty_batch *batch, memtable_pending **pending_out, mu_err *err) {
+    MU_ASSERT(schema != NULL);
     MU_ASSERT(batch != NULL);
-    int rc = check_batch(m, batch, err);
+    int rc = check_batch(schema, batch, err);
     if (rc != 0) return rc;
     memtable_pending *pending = calloc(1, sizeof(*pending));
     if (pending == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate memtable rows");
+    pending->column_count = schema->column_count;
     uint32_t visible = ty_batch_visible_rows(batch);
     for (uint32_t from = 0; from < visible; from += MEMTABLE_CHUNK_ROWS) {
         uint32_t count = MU_MIN(MEMTABLE_CHUNK_ROWS, visible - from);
         memtable_chunk *chunk = NULL;
-        rc = chunk_build(m, batch, from, count, &chunk, err);
+        rc = chunk_build(schema, tracker, batch, from, count, &chunk, err);
         if (rc != 0) {
-            memtable_pending_discard(m, pending);
+            memtable_pending_discard(pending);
             return rc;
         }
         if (pending->last == NULL) pending->first = chunk;
@@ -147,9 +154,27 @@ int memtable_prepare(const memtable *m, const ty_batch *batch, memtable_pending 
     return 0;
 }
 
+int memtable_pending_set_token(memtable_pending *pending, const void *token, size_t token_bytes,
+                               mu_err *err) {
+    MU_ASSERT(pending != NULL);
+    if (token_bytes > MEMTABLE_TOKEN_BYTES_MAX) {
+        return MU_ERR(err, MU_EINVAL, "insert token of %zu bytes; at most %u", token_bytes,
+                      MEMTABLE_TOKEN_BYTES_MAX);
+    }
+    if (pending->first == NULL || token_bytes == 0) return 0; /* no rows to carry it */
+    uint8_t *copy = malloc(token_bytes);
+    if (copy == NULL) return MU_ERR(err, MU_ENOMEM, "cannot copy an insert token");
+    memcpy(copy, token, token_bytes);
+    free(pending->first->token);
+    pending->first->token = copy;
+    pending->first->token_bytes = (uint16_t)token_bytes;
+    return 0;
+}
+
 void memtable_publish(memtable *m, memtable_pending *pending, uint64_t lsn) {
     MU_ASSERT(m != NULL);
     MU_ASSERT(pending != NULL);
+    MU_ASSERT(pending->column_count == m->schema.column_count);
     uint64_t first_row = atomic_load_explicit(&m->row_count, memory_order_relaxed);
     uint64_t row = first_row;
     for (memtable_chunk *c = pending->first; c != NULL;
@@ -169,12 +194,14 @@ void memtable_publish(memtable *m, memtable_pending *pending, uint64_t lsn) {
     if (lsn > atomic_load_explicit(&m->max_lsn, memory_order_relaxed)) {
         atomic_store_explicit(&m->max_lsn, lsn, memory_order_release);
     }
+    uint64_t min = atomic_load_explicit(&m->min_lsn, memory_order_relaxed);
+    if (min == 0 || lsn < min) atomic_store_explicit(&m->min_lsn, lsn, memory_order_release);
     free(pending);
 }
 
 int memtable_append(memtable *m, const ty_batch *batch, uint64_t lsn, mu_err *err) {
     memtable_pending *pending = NULL;
-    int rc = memtable_prepare(m, batch, &pending, err);
+    int rc = memtable_prepare(&m->schema, m->tracker, batch, &pending, err);
     if (rc != 0) return rc;
     memtable_publish(m, pending, lsn);
     return 0;
@@ -203,6 +230,10 @@ const memtable_chunk *memtable_snapshot_next(const memtable_snapshot *s,
 
 uint64_t memtable_row_count(const memtable *m) {
     return atomic_load_explicit(&((memtable *)m)->row_count, memory_order_acquire);
+}
+
+uint64_t memtable_min_lsn(const memtable *m) {
+    return atomic_load_explicit(&((memtable *)m)->min_lsn, memory_order_acquire);
 }
 
 uint64_t memtable_max_lsn(const memtable *m) {

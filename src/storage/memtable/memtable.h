@@ -27,12 +27,15 @@
 #include "types/types.h"
 
 #define MEMTABLE_CHUNK_ROWS 8192u
+#define MEMTABLE_TOKEN_BYTES_MAX 256u
 
 typedef struct memtable_chunk {
     _Atomic(struct memtable_chunk *) next;
     uint64_t first_row;   /* row number of this chunk's first row in the memtable */
     uint32_t row_count;   /* 1..MEMTABLE_CHUNK_ROWS */
     uint64_t lsn;         /* LSN of the WAL record the rows came from */
+    uint8_t *token;       /* that record's insert token (first chunk of a record only) */
+    uint16_t token_bytes;
     ty_column **columns;  /* column_count columns in schema order */
 } memtable_chunk;
 
@@ -59,13 +62,18 @@ typedef struct memtable_pending memtable_pending;
  * must hold exactly the schema's columns, in schema order, with equal types
  * (the table validates and coerces before calling). Thread-safe: touches no
  * shared state. An empty batch gives a pending of no rows. */
-int memtable_prepare(const memtable *m, const ty_batch *batch, memtable_pending **pending_out,
-                     mu_err *err);
-/* Publishes pending rows (consumed) as coming from WAL record `lsn`.
- * Callers serialise publishes. Cannot fail. */
+int memtable_prepare(const memtable_schema *schema, mu_mem_tracker *tracker,
+                     const ty_batch *batch, memtable_pending **pending_out, mu_err *err);
+/* Attaches the insert token of the WAL record the rows will come from
+ * (copied), so the flusher can carry it into the part manifest. */
+int memtable_pending_set_token(memtable_pending *pending, const void *token, size_t token_bytes,
+                               mu_err *err);
+/* Publishes pending rows (consumed) into m, whose schema must be the one
+ * they were prepared for, as coming from WAL record `lsn`. Callers
+ * serialise publishes. Cannot fail. */
 void memtable_publish(memtable *m, memtable_pending *pending, uint64_t lsn);
 /* Frees rows that will not be published. Accepts NULL. */
-void memtable_pending_discard(const memtable *m, memtable_pending *pending);
+void memtable_pending_discard(memtable_pending *pending);
 /* prepare + publish, for callers that need no step in between. */
 int memtable_append(memtable *m, const ty_batch *batch, uint64_t lsn, mu_err *err);
 
@@ -83,6 +91,8 @@ const memtable_chunk *memtable_snapshot_next(const memtable_snapshot *s,
                                              const memtable_chunk *chunk);
 
 uint64_t memtable_row_count(const memtable *m);
+/* Lowest LSN appended (0 if none). */
+uint64_t memtable_min_lsn(const memtable *m);
 /* Highest LSN appended (0 if none); written only by the appender. */
 uint64_t memtable_max_lsn(const memtable *m);
 const memtable_schema *memtable_get_schema(const memtable *m);

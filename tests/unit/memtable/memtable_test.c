@@ -159,10 +159,10 @@ static void test_prepare_then_discard_publishes_nothing(void **state) {
     memtable *m = make_memtable();
     ty_batch *b = make_batch(0, 100);
     memtable_pending *p = NULL;
-    assert_int_equal(memtable_prepare(m, b, &p, &err), 0);
-    memtable_pending_discard(m, p);
+    assert_int_equal(memtable_prepare(memtable_get_schema(m), NULL, b, &p, &err), 0);
+    memtable_pending_discard(p);
     assert_int_equal(memtable_row_count(m), 0);
-    assert_int_equal(memtable_prepare(m, b, &p, &err), 0);
+    assert_int_equal(memtable_prepare(memtable_get_schema(m), NULL, b, &p, &err), 0);
     memtable_publish(m, p, 5);
     assert_int_equal(memtable_row_count(m), 100);
     ty_batch_destroy(b);

@@ -53,9 +53,13 @@ static int remove_dir(void **state) {
 static table *open_table(void) {
     mu_err err;
     table *t = NULL;
+    static char wal_dir[128], parts_dir[128];
+    snprintf(wal_dir, sizeof(wal_dir), "%s/wal", dir);
+    snprintf(parts_dir, sizeof(parts_dir), "%s/parts", dir);
     table_options opt = {0};
     opt.name = "default.t";
-    opt.wal_dir = dir;
+    opt.wal_dir = wal_dir;
+    opt.parts_dir = parts_dir;
     opt.column_count = 3;
     opt.column_names = names;
     opt.column_types = types;

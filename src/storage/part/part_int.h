@@ -1,0 +1,213 @@
+/* part_int.h: private interface shared by the part_*.c files of
+ * src/storage/part (never included elsewhere): the writer and reader
+ * structs, the manifest and marks encodings (part_format.c), the value
+ * encoding of keys and minmax entries (part_value.c), granule stream
+ * encoding and decoding (part_stream.c) and small file helpers. Byte
+ * layouts: part.h and docs/formats/part.md.
+ */
+#ifndef MUSCLES_PART_INT_H
+#define MUSCLES_PART_INT_H
+
+#include "io/io.h"
+#include "storage/part/part.h"
+
+#define PART__MANIFEST_MAGIC "MUMF"
+#define PART__MARKS_MAGIC "MUMK"
+#define PART__MINMAX_MAGIC "MUMX"
+#define PART__MANIFEST_HEADER_BYTES 12u
+#define PART__MARKS_HEADER_BYTES 32u
+#define PART__MINMAX_HEADER_BYTES 12u
+#define PART__MARK_BYTES 16u /* u64 offset, u32 size, u32 crc32c */
+/* Output of a column is written once this many bytes are pending. */
+#define PART__FLUSH_BYTES ((size_t)1 << 20)
+
+/* ------------------------------------------------------------------ */
+/* Manifest (part_format.c)                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct part__column {
+    const char *name;           /* NUL-terminated */
+    const ty_type *type;
+    part_codec_chain codec;
+    bool minmax;
+    char file_stem[PART_FILE_STEM_BYTES_MAX + 1];
+} part__column;
+
+typedef struct part__file {
+    const char *name;           /* relative to the part directory: "x.bin", "idx/..." */
+    uint64_t size_bytes;
+    uint32_t crc32c;
+} part__file;
+
+/* Everything the manifest holds. Decoded manifests point into the
+ * manifest bytes and into the part's arena. */
+typedef struct part__manifest {
+    uint8_t table_uuid[16];
+    const char *partition_id;
+    const char *partition_value;
+    uint64_t lsn_min;
+    uint64_t lsn_max;
+    uint32_t level;
+    uint64_t row_count;
+    uint32_t granule_count;
+    uint32_t index_granularity;
+    bool has_ttl;
+    uint64_t ttl_min;
+    uint64_t ttl_max;
+    uint32_t column_count;
+    part__column *columns;
+    uint32_t key_count;
+    uint32_t *key_columns;
+    const uint8_t *key_first;   /* value encoding of the first row's key */
+    uint32_t key_first_bytes;
+    const uint8_t *key_last;
+    uint32_t key_last_bytes;
+    uint32_t token_count;
+    const part_token *tokens;
+    uint32_t file_count;
+    part__file *files;
+} part__manifest;
+
+int part__manifest_encode(const part__manifest *m, mu_buf *out, mu_err *err);
+/* Decodes untrusted bytes (which must outlive m) into m, allocating in
+ * arena; types are parsed there too. MU_ECORRUPT naming the byte offset. */
+int part__manifest_decode(const uint8_t *bytes, size_t length_bytes, mu_arena *arena,
+                          part__manifest *m, mu_err *err);
+/* Checks a partition id: 1..PART_PARTITION_ID_BYTES_MAX of [A-Za-z0-9_-]. */
+bool part__partition_id_valid(const char *id, size_t id_bytes);
+/* The chain of structure streams: the column chain's compressor, else LZ4. */
+void part__aux_chain(const part_codec_chain *chain, part_codec_chain *aux_out);
+/* MU_EINVAL unless chain is what CODEC(...) text gives for the type. */
+int part__codec_check(const part_codec_chain *chain, const ty_type *type, mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Marks (part_format.c)                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct part__mark {
+    uint64_t offset;
+    uint32_t size_bytes;
+    uint32_t crc32c;
+} part__mark;
+
+typedef struct part__marks {
+    uint32_t granule_count;
+    uint32_t column_count;
+    uint64_t row_count;
+    uint32_t *granule_rows;       /* [granule] */
+    uint64_t *granule_first_row;  /* [granule] */
+    part__mark *marks;            /* [granule * column_count + column] */
+    const uint8_t **keys;         /* [granule]: value encoding of the first key */
+    uint32_t *key_bytes;          /* [granule] */
+} part__marks;
+
+/* Writes the 32-byte marks header. */
+void part__marks_header(uint8_t out[PART__MARKS_HEADER_BYTES], uint32_t granule_count,
+                        uint32_t column_count, uint32_t key_count, uint64_t row_count);
+/* Decodes the marks file (checksum first) against the manifest's counts;
+ * arrays in arena, keys point into bytes. */
+int part__marks_decode(const uint8_t *bytes, size_t length_bytes, const part__manifest *m,
+                       mu_arena *arena, part__marks *marks, mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Value encoding (part_value.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/* Appends the value encoding of row `row` of c. */
+int part__value_encode(const ty_column *c, uint32_t row, mu_buf *out, mu_err *err);
+/* Appends one row decoded from bytes[0..length) to c; *consumed gets the
+ * bytes used. MU_ECORRUPT naming the offset on any inconsistency. */
+int part__value_decode(ty_column *c, const uint8_t *bytes, size_t length_bytes,
+                       size_t *consumed, mu_err *err);
+/* Decodes one key (key_count values, one per key column) into rows of
+ * columns and requires it to fill bytes exactly. */
+int part__key_decode(ty_column *const *columns, uint32_t key_count, const uint8_t *bytes,
+                     size_t length_bytes, mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Granule streams (part_stream.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* Writer scratch, reused across granules and columns. */
+typedef struct part__encoder {
+    mu_buf lengths;
+    mu_buf bytes;
+    mu_buf bits;
+    uint32_t *lc_map;         /* source dictionary index -> local index */
+    uint32_t *lc_stamp;       /* generation of each lc_map entry */
+    uint32_t lc_capacity;
+    uint32_t lc_generation;
+    uint32_t *lc_entries;     /* local index -> source index */
+    uint32_t lc_entries_capacity;
+    uint64_t raw_bytes;       /* stream bytes encoded so far */
+} part__encoder;
+
+void part__encoder_init(part__encoder *e);
+void part__encoder_deinit(part__encoder *e);
+/* Appends the blocks of rows [from, from + count) of c (every stream of
+ * its type) to out. */
+int part__granule_encode(part__encoder *e, const ty_column *c, const part_codec_chain *chain,
+                         const part_codec_chain *aux, uint32_t from, uint32_t count,
+                         mu_buf *out, mu_err *err);
+
+/* Reader scratch: one buffer per stream of a granule, dictionaries. */
+typedef struct part__decoder {
+    const uint8_t *data;      /* the granule's bytes (checksum verified) */
+    size_t size_bytes;
+    size_t pos;
+    uint32_t stream_index;
+    mu_buf *streams;
+    uint32_t stream_capacity;
+    ty_column **dictionaries; /* [stream index], created on first use */
+} part__decoder;
+
+void part__decoder_init(part__decoder *d);
+void part__decoder_deinit(part__decoder *d);
+/* Appends `rows` rows decoded from data[0..size) to out; every block
+ * must be consumed exactly. On failure out may hold extra rows: the caller
+ * truncates. */
+int part__granule_decode(part__decoder *d, const uint8_t *data, size_t size_bytes,
+                         uint32_t rows, ty_column *out, mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Minmax entries (part_minmax.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/* Appends the entry of rows [from, from + count) of c: a flags byte, then
+ * min and max in the value encoding if the granule has non-NULL values. */
+int part__minmax_granule(mu_buf *entries, const ty_column *c, uint32_t from, uint32_t count,
+                         mu_err *err);
+/* The whole index file: header, the entries, crc32c. */
+int part__minmax_file_encode(const mu_buf *entries, uint32_t granule_count, mu_buf *out,
+                             mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Files and paths (part_publish.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* dir + "/" + name into out (IO_PATH_MAX_BYTES); MU_EINVAL if too long. */
+int part__path_join(char *out, const char *dir, const char *name, mu_err *err);
+/* Creates path (which must not exist), writes data, fsyncs and closes. */
+int part__file_write_synced(const char *path, const void *data, size_t length_bytes,
+                            mu_err *err);
+/* The last path component of path (no trailing slashes) into out. */
+void part__path_base(const char *path, char *out, size_t out_bytes);
+
+/* ------------------------------------------------------------------ */
+/* Writer and part structs                                             */
+/* ------------------------------------------------------------------ */
+
+struct part {
+    char *dir;
+    char *table_name;
+    mu_arena *arena;          /* names, types, marks arrays */
+    mu_buf manifest_bytes;    /* decoded manifest points into it */
+    mu_buf marks_bytes;       /* marks keys point into it */
+    part__manifest manifest;
+    part__marks marks;
+    part_info info;
+    ty_column **key_range;    /* [key]: 2 rows */
+    ty_column **first_keys;   /* [key]: granule_count rows */
+};
+
+#endif /* MUSCLES_PART_INT_H */
