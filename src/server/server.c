@@ -7,7 +7,10 @@
 #include "server/server_int.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include "storage/storage.h"
 
 /* Handlers block on sockets while streaming, so the pool is sized for
  * concurrency rather than for cores. */
@@ -73,6 +76,47 @@ static void server_close_loop(uv_loop_t *loop) {
     }
 }
 
+/* Opening the storage replays every table's WAL, which can take a while, so
+ * it runs off the loop: /live answers meanwhile and /ready only after. */
+typedef struct server_storage_open {
+    uv_work_t work;
+    const cfg_settings *cfg;
+    http_server *http;
+    storage *engine;
+    int rc;
+    mu_err err;
+} server_storage_open;
+
+static void server_storage_open_run(uv_work_t *work) {
+    server_storage_open *op = work->data;
+    const cfg_settings *cfg = op->cfg;
+    char *wal_dir = cfg_wal_dir(cfg), *parts_dir = cfg_parts_dir(cfg);
+    storage_options opt = {0};
+    opt.data_dir = cfg->storage_data_dir;
+    opt.wal_dir = wal_dir;
+    opt.parts_dir = parts_dir;
+    opt.wal_segment_bytes = cfg->wal_segment_bytes;
+    opt.token_window = cfg->wal_token_window;
+    opt.flush_rows = cfg->storage_flush_rows;
+    opt.flush_interval_ms = cfg->storage_flush_interval_ms;
+    op->rc = wal_dir && parts_dir ? storage_open(&op->engine, &opt, &op->err)
+                                  : MU_ERR(&op->err, MU_ENOMEM, "cannot allocate paths");
+    free(wal_dir);
+    free(parts_dir);
+}
+
+static void server_storage_open_on_done(uv_work_t *work, int status) {
+    server_storage_open *op = work->data;
+    if (op->rc == 0 && status == 0) {
+        http_server_set_ready(op->http, true);
+        mu_log_info("server.ready", "storage=open");
+        return;
+    }
+    if (op->rc == 0) op->rc = MU_ERR(&op->err, MU_ECANCELLED, "storage open cancelled");
+    mu_log_err(MU_LOG_ERROR, "server.storage_failed", &op->err);
+    http_server_shutdown(op->http);
+}
+
 int server_run(const cfg_settings *cfg, mu_err *err) {
     MU_ASSERT(cfg != NULL && err != NULL);
     /* A peer that closes early must cost a failed write, not the process. */
@@ -100,12 +144,19 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
         uv_run(&loop, UV_RUN_DEFAULT);
         goto fail;
     }
-    http_server_set_ready(http, true);
-    mu_log_info("server.ready", "workers=%u", threads);
+    mu_log_info("server.listening", "workers=%u", threads);
+    server_storage_open open = {.cfg = cfg, .http = http};
+    open.work.data = &open;
+    uv_queue_work(&loop, &open.work, server_storage_open_run, server_storage_open_on_done);
     uv_run(&loop, UV_RUN_DEFAULT);
     mu_pool_destroy(pool);
     http_server_destroy(http);
     server_close_loop(&loop);
+    storage_close(open.engine);
+    if (open.rc != 0) {
+        *err = open.err;
+        return open.rc;
+    }
     mu_log_info("server.shutdown", "step=done");
     return 0;
 fail:

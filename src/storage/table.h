@@ -92,6 +92,14 @@ const part *table_version_part(const table_version *v, uint32_t index);
 uint32_t table_version_memtable_count(const table_version *v);
 const memtable *table_version_memtable(const table_version *v, uint32_t index);
 
+/* Marks in keep_out[0..granule_count) the granules of p that may hold rows
+ * whose column column_index lies in [bounds row 0, bounds row 1] (a
+ * column of that column's type). Uses the part's minmax index if it has
+ * one; a missing or damaged index is logged as a warning and every
+ * granule is kept: an index never changes a result. */
+int table_part_prune(const part *p, uint32_t column_index, const ty_column *bounds,
+                     uint8_t *keep_out, mu_err *err);
+
 /* Seals the memtable and waits until every row acknowledged before the
  * call is in a synced part and the WAL is checkpointed (SYSTEM FLUSH).
  * Also the path that lets a table whose log failed accept writes again. */

@@ -26,9 +26,10 @@ pytestmark = pytest.mark.skipif(not DRIVER, reason="MUSCLES_WAL_DRIVER not set (
 needs_failpoints = pytest.mark.skipif(not FAILPOINTS, reason="needs -DMUSCLES_FAILPOINTS=ON")
 
 
-def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True):
+def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True, thread_base=0):
     env = dict(os.environ)
     env.pop("MUSCLES_FAILPOINTS", None)
+    env["WAL_DRIVER_THREAD_BASE"] = str(thread_base)
     if not flush:
         env["WAL_DRIVER_FLUSH_ROWS"] = "1000000000"
         env["WAL_DRIVER_FLUSH_INTERVAL_MS"] = "0"

@@ -7,8 +7,13 @@
  *     are thread * 1000000 + k, each with the insert token "b<id>". Prints
  *     "ack <id>" once table_append returned (the acknowledgement) and
  *     "err <id> <CODE> <message>" for a refused batch.
- *   wal_driver verify DIR ROWS ACKED_FILE
- *     (WAL_DRIVER_FLUSH_ROWS / WAL_DRIVER_FLUSH_INTERVAL_MS set the flush
+ *   wal_driver read DIR
+ *     Reads every granule of every part column by column; prints one
+ *     "read-error ..." line per failing granule and a summary.
+ *   wal_driver count DIR LO HI
+ *     Counts rows with LO <= batch_id <= HI in the parts, skipping
+ *     granules by the minmax index; prints the count and granules read.
+ *   (WAL_DRIVER_FLUSH_ROWS / WAL_DRIVER_FLUSH_INTERVAL_MS set the flush
  *     thresholds; the table is PARTITION BY batch_id % 3, ORDER BY
  *     (batch_id, row_index), 256-row granules, under DIR/wal and DIR/parts.)
  *     Reopens the table and checks: every batch present is whole and exact
@@ -43,6 +48,8 @@ static void die(const char *what, const mu_err *err) {
  * flushes, so kills land in every step of a flush). */
 static uint64_t driver_flush_rows = 3000;
 static uint64_t driver_flush_interval_ms = 50;
+/* Thread numbers (and so batch ids) start here: WAL_DRIVER_THREAD_BASE. */
+static unsigned driver_thread_base = 0;
 
 /* PARTITION BY batch_id % 3: each flush writes up to three parts. */
 static int partition_of(void *ctx, const ty_column *const *columns, uint32_t row, mu_buf *out,
@@ -154,7 +161,7 @@ static int command_append(const char *dir, unsigned threads, unsigned batches, u
     appender args[256];
     threads = MU_MIN(threads, 256u);
     for (unsigned i = 0; i < threads; i++) {
-        args[i] = (appender){t, i, batches, rows};
+        args[i] = (appender){t, driver_thread_base + i, batches, rows};
         if (pthread_create(&tids[i], NULL, appender_run, &args[i]) != 0) return 2;
     }
     for (unsigned i = 0; i < threads; i++) pthread_join(tids[i], NULL);
@@ -342,11 +349,85 @@ static int command_verify(const char *dir, uint32_t rows, const char *acked_path
     return 0;
 }
 
+/* Reads every granule of every column of every part, one at a time, and
+ * reports each failure; a damaged block must fail only its own granule. */
+static int command_read(const char *dir) {
+    table *t = NULL;
+    open_table(dir, &t);
+    table_version *v = table_version_acquire(t);
+    uint64_t granules_ok = 0, errors = 0;
+    for (uint32_t i = 0; i < table_version_part_count(v); i++) {
+        const part *p = table_version_part(v, i);
+        const part_info *info = part_get_info(p);
+        for (uint32_t c = 0; c < 4; c++) {
+            for (uint32_t g = 0; g < info->granule_count; g++) {
+                ty_column *col = NULL;
+                mu_err err;
+                int rc = ty_column_create(column_types[c], NULL, &col, &err);
+                if (rc == 0) rc = part_read(p, c, g, 1, col, &err);
+                if (rc == 0) granules_ok++;
+                else errors++, say("read-error %s %s\n", mu_code_name(rc), err.message);
+                ty_column_destroy(col);
+            }
+        }
+    }
+    say("read granules_ok=%" PRIu64 " errors=%" PRIu64 "\n", granules_ok, errors);
+    table_version_release(v);
+    table_close(t);
+    return 0;
+}
+
+/* Counts rows with lo <= batch_id <= hi, pruning granules by the minmax
+ * index of batch_id; prints the count and how many granules it read. */
+static int command_count(const char *dir, uint64_t lo, uint64_t hi) {
+    table *t = NULL;
+    open_table(dir, &t);
+    mu_err err;
+    ty_column *bounds = NULL;
+    if (ty_column_create(column_types[0], NULL, &bounds, &err) != 0 ||
+        ty_column_append_value(bounds, &lo, &err) != 0 ||
+        ty_column_append_value(bounds, &hi, &err) != 0) {
+        die("bounds", &err);
+    }
+    table_version *v = table_version_acquire(t);
+    uint64_t count = 0, read = 0, total = 0;
+    for (uint32_t i = 0; i < table_version_part_count(v); i++) {
+        const part *p = table_version_part(v, i);
+        uint32_t granules = part_get_info(p)->granule_count;
+        uint8_t *keep = malloc(granules);
+        if (keep == NULL || table_part_prune(p, 0, bounds, keep, &err) != 0) die("prune", &err);
+        for (uint32_t g = 0; g < granules; g++) {
+            total++;
+            if (!keep[g]) continue;
+            read++;
+            ty_column *ids = NULL;
+            if (ty_column_create(column_types[0], NULL, &ids, &err) != 0 ||
+                part_read(p, 0, g, 1, ids, &err) != 0) {
+                die("read", &err);
+            }
+            const uint64_t *values = (const uint64_t *)(const void *)ty_column_values(ids);
+            for (uint32_t r = 0; r < ty_column_row_count(ids); r++) {
+                count += values[r] >= lo && values[r] <= hi;
+            }
+            ty_column_destroy(ids);
+        }
+        free(keep);
+    }
+    say("count %" PRIu64 " granules_read=%" PRIu64 " granules_total=%" PRIu64 "\n", count,
+        read, total);
+    table_version_release(v);
+    ty_column_destroy(bounds);
+    table_close(t);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     mu_err err;
     if (mu_failpoints_configure_from_env(&err) != 0) die("failpoints", &err);
     const char *flush_rows = getenv("WAL_DRIVER_FLUSH_ROWS");
     if (flush_rows != NULL) driver_flush_rows = strtoull(flush_rows, NULL, 10);
+    const char *base = getenv("WAL_DRIVER_THREAD_BASE");
+    if (base != NULL) driver_thread_base = (unsigned)strtoul(base, NULL, 10);
     const char *interval = getenv("WAL_DRIVER_FLUSH_INTERVAL_MS");
     if (interval != NULL) driver_flush_interval_ms = strtoull(interval, NULL, 10);
     if (argc == 6 && strcmp(argv[1], "append") == 0) {
@@ -356,7 +437,13 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "verify") == 0) {
         return command_verify(argv[2], (uint32_t)atoi(argv[3]), argv[4]);
     }
+    if (argc == 3 && strcmp(argv[1], "read") == 0) return command_read(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "count") == 0) {
+        return command_count(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10));
+    }
     fprintf(stderr, "usage: wal_driver append DIR THREADS BATCHES ROWS\n"
+                    "       wal_driver read DIR\n"
+                    "       wal_driver count DIR LO HI\n"
                     "       wal_driver verify DIR ROWS ACKED_FILE\n");
     return 2;
 }

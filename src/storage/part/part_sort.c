@@ -232,8 +232,8 @@ int part_sort_permutation(const ty_column *const *columns, const uint32_t *key_c
         c.exact = exact;
         if (!sort_is_sorted(&c, row_count)) sort_merge(&c, perm_out, tmp, row_count);
     }
+    MU_DEBUG_ASSERT(rc != 0 || sort_compare(&c, perm_out[0], perm_out[1]) <= 0);
     free(norm);
     free(tmp);
-    MU_DEBUG_ASSERT(rc != 0 || row_count < 2 || sort_compare(&c, perm_out[0], perm_out[1]) <= 0);
     return rc;
 }

@@ -60,7 +60,7 @@ static int stream_put_validity(part__encoder *e, const ty_column *c, uint32_t fr
     if (from % 8 == 0) {
         if (bytes > 0) memcpy(dst, src + from / 8, bytes);
         if (count % 8 != 0) dst[bytes - 1] &= (uint8_t)((1u << (count % 8)) - 1);
-    } else {
+    } else if (bytes > 0) {
         memset(dst, 0, bytes);
         for (uint32_t i = 0; i < count; i++) {
             uint32_t bit = from + i;

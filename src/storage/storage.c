@@ -1,0 +1,397 @@
+/* storage.c: the catalog plus the open tables of a node (see storage.h).
+ * Owns the list of open tables (guarded by `lock`), each with its binding
+ * (codec chains, sort key, partition function) and a reference count; a
+ * dropped table's files are removed when its last reference goes.
+ */
+#include "storage/storage.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io.h"
+
+typedef enum storage_partition_kind {
+    STORAGE_PARTITION_NONE,
+    STORAGE_PARTITION_COLUMN,
+    STORAGE_PARTITION_YYYYMM,
+    STORAGE_PARTITION_YYYYMMDD,
+    STORAGE_PARTITION_DATE,
+} storage_partition_kind;
+
+struct storage_table {
+    _Atomic uint32_t refs;
+    storage *owner;
+    const catalog_table *def;          /* acquired from the catalog */
+    table *t;
+    part_codec_chain *codecs;          /* column_count chains */
+    const part_codec_chain **codec_ptrs;
+    uint32_t *sort_key;
+    uint32_t sort_key_count;
+    storage_partition_kind partition_kind;
+    uint32_t partition_column;
+    catalog_table_paths paths;
+    _Atomic bool dropped;
+};
+
+struct storage {
+    catalog *cat;
+    storage_options opt;
+    char *data_dir, *wal_dir, *parts_dir;
+    pthread_mutex_t lock;
+    storage_table **tables;
+    uint32_t table_count;
+    uint32_t table_capacity;
+};
+
+/* ------------------------------------------------------------------ */
+/* Binding a definition                                                */
+/* ------------------------------------------------------------------ */
+
+static int find_column(const catalog_table *def, const char *name, size_t name_bytes) {
+    for (uint32_t i = 0; i < def->def.column_count; i++) {
+        const char *column = def->def.columns[i].name;
+        if (strlen(column) == name_bytes && memcmp(column, name, name_bytes) == 0) return (int)i;
+    }
+    return -1;
+}
+
+static int bind_sort_key(storage_table *st, mu_err *err) {
+    const catalog_table_def *def = &st->def->def;
+    st->sort_key = calloc(def->order_by_count + 1, sizeof(*st->sort_key));
+    if (st->sort_key == NULL) return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
+    for (uint32_t k = 0; k < def->order_by_count; k++) {
+        const char *text = def->order_by[k];
+        int column = find_column(st->def, text, strlen(text));
+        if (column < 0) {
+            return MU_ERR(err, MU_ENOT_SUPPORTED,
+                          "table %s.%s: ORDER BY %s: only column names are supported yet",
+                          def->database, def->name, text);
+        }
+        st->sort_key[st->sort_key_count++] = (uint32_t)column;
+    }
+    return 0;
+}
+
+/* Parses "", "col" or "fn(col)" for the functions the binding knows. */
+static int bind_partition(storage_table *st, mu_err *err) {
+    const catalog_table_def *def = &st->def->def;
+    const char *text = def->partition_by;
+    size_t n = strlen(text);
+    if (n == 0) return 0;
+    static const struct {
+        const char *name;
+        storage_partition_kind kind;
+    } functions[] = {{"toYYYYMM", STORAGE_PARTITION_YYYYMM},
+                     {"toYYYYMMDD", STORAGE_PARTITION_YYYYMMDD},
+                     {"toDate", STORAGE_PARTITION_DATE}};
+    int column = find_column(st->def, text, n);
+    storage_partition_kind kind = STORAGE_PARTITION_COLUMN;
+    for (size_t f = 0; f < MU_ARRAY_LEN(functions) && column < 0; f++) {
+        size_t fn = strlen(functions[f].name);
+        if (n > fn + 2 && memcmp(text, functions[f].name, fn) == 0 && text[fn] == '(' &&
+            text[n - 1] == ')') {
+            column = find_column(st->def, text + fn + 1, n - fn - 2);
+            kind = functions[f].kind;
+        }
+    }
+    const ty_type *type = column >= 0 ? st->def->column_types[column] : NULL;
+    bool dated = type != NULL && (type->kind == TY_DATE || type->kind == TY_DATE32 ||
+                                  type->kind == TY_DATETIME);
+    if (column < 0 || (kind != STORAGE_PARTITION_COLUMN && !dated)) {
+        return MU_ERR(err, MU_ENOT_SUPPORTED,
+                      "table %s.%s: PARTITION BY %s is not supported yet; use a column or "
+                      "toYYYYMM / toYYYYMMDD / toDate of a Date, Date32 or DateTime column",
+                      def->database, def->name, text);
+    }
+    st->partition_kind = kind;
+    st->partition_column = (uint32_t)column;
+    return 0;
+}
+
+static int bind_codecs(storage_table *st, mu_err *err) {
+    const catalog_table_def *def = &st->def->def;
+    st->codecs = calloc(def->column_count, sizeof(*st->codecs));
+    st->codec_ptrs = calloc(def->column_count, sizeof(*st->codec_ptrs));
+    if (st->codecs == NULL || st->codec_ptrs == NULL) {
+        return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
+    }
+    for (uint32_t c = 0; c < def->column_count; c++) {
+        const char *text = def->columns[c].codec;
+        if (text[0] == '\0') continue;
+        const ty_type *type = ty_type_strip_nullable(st->def->column_types[c]);
+        int rc = part_codec_chain_parse(text, strlen(text), ty_type_value_bytes(type),
+                                        &st->codecs[c], err);
+        if (rc != 0) {
+            mu_err_prefix(err, "table %s.%s column %s CODEC(%s)", def->database, def->name,
+                          def->columns[c].name, text);
+            return rc;
+        }
+        st->codec_ptrs[c] = &st->codecs[c];
+    }
+    return 0;
+}
+
+/* Days since the epoch of a Date, Date32 or DateTime value (DateTime in its
+ * time zone, as ClickHouse computes toYYYYMM). */
+static int64_t row_days(const ty_column *column, uint32_t row) {
+    const ty_type *type = column->type;
+    const uint8_t *values = ty_column_values(column);
+    if (type->kind == TY_DATE) return mu_load_u16le(values + (size_t)row * 2);
+    if (type->kind == TY_DATE32) return (int32_t)mu_load_u32le(values + (size_t)row * 4);
+    int64_t seconds = mu_load_u32le(values + (size_t)row * 4);
+    seconds += ty_tz_offset_at(ty_type_timezone(type), seconds);
+    return seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+}
+
+static int storage_partition_of(void *ctx, const ty_column *const *columns, uint32_t row,
+                                mu_buf *out, mu_err *err) {
+    const storage_table *st = ctx;
+    const ty_column *column = columns[st->partition_column];
+    if (st->partition_kind == STORAGE_PARTITION_COLUMN) {
+        return ty_column_render_text(column, row, 0, out, err);
+    }
+    int64_t year;
+    unsigned month, day;
+    ty_civil_from_days(row_days(column, row), &year, &month, &day);
+    switch (st->partition_kind) {
+    case STORAGE_PARTITION_YYYYMM:
+        return mu_buf_printf(out, err, "%" PRId64 "%02u", year, month);
+    case STORAGE_PARTITION_YYYYMMDD:
+        return mu_buf_printf(out, err, "%" PRId64 "%02u%02u", year, month, day);
+    default:
+        return mu_buf_printf(out, err, "%04" PRId64 "-%02u-%02u", year, month, day);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Open tables                                                         */
+/* ------------------------------------------------------------------ */
+
+static void storage_table_free(storage_table *st) {
+    table_close(st->t);
+    catalog_table_release(st->def);
+    free(st->codecs);
+    free(st->codec_ptrs);
+    free(st->sort_key);
+    free(st);
+}
+
+/* Removes a dropped table's files, then forgets it in the catalog. */
+static int storage_purge(storage *s, const catalog_uuid *uuid, const catalog_table_paths *paths,
+                         mu_err *err) {
+    int rc = io_remove_tree(paths->data_dir, NULL, err);
+    if (rc == 0) rc = io_remove_tree(paths->wal_dir, NULL, err);
+    if (rc == 0) rc = catalog_purge_table(s->cat, uuid, err);
+    return rc;
+}
+
+void storage_table_release(storage_table *st) {
+    if (st == NULL) return;
+    if (atomic_fetch_sub_explicit(&st->refs, 1, memory_order_acq_rel) != 1) return;
+    bool dropped = atomic_load(&st->dropped);
+    storage *s = st->owner;
+    catalog_uuid uuid = st->def->uuid;
+    catalog_table_paths paths = st->paths;
+    storage_table_free(st);
+    mu_err err;
+    if (dropped && storage_purge(s, &uuid, &paths, &err) != 0) {
+        /* The catalog still lists it as dropped: the next start retries. */
+        mu_log_err(MU_LOG_WARN, "storage.purge_failed", &err);
+    }
+}
+
+static int storage_table_open(storage *s, const catalog_table *def, storage_table **out,
+                              mu_err *err) {
+    storage_table *st = calloc(1, sizeof(*st));
+    if (st == NULL) return MU_ERR(err, MU_ENOMEM, "cannot open table %s", def->def.name);
+    atomic_init(&st->refs, 1);
+    atomic_init(&st->dropped, false);
+    st->owner = s;
+    st->def = catalog_table_acquire(def);
+    int rc = catalog_table_paths_format(s->parts_dir, s->wal_dir, &def->uuid, &st->paths, err);
+    if (rc == 0) rc = bind_sort_key(st, err);
+    if (rc == 0) rc = bind_partition(st, err);
+    if (rc == 0) rc = bind_codecs(st, err);
+    char name[600];
+    snprintf(name, sizeof(name), "%s.%s", def->def.database, def->def.name);
+    table_options opt = {0};
+    opt.name = name;
+    opt.wal_dir = st->paths.wal_dir;
+    opt.parts_dir = st->paths.data_dir;
+    memcpy(opt.uuid, &def->uuid, sizeof(opt.uuid));
+    opt.column_count = def->def.column_count;
+    opt.column_names = def->column_names;
+    opt.column_types = def->column_types;
+    opt.column_codecs = st->codec_ptrs;
+    opt.sort_key = st->sort_key;
+    opt.sort_key_count = st->sort_key_count;
+    opt.partition_fn = st->partition_kind == STORAGE_PARTITION_NONE ? NULL
+                                                                    : storage_partition_of;
+    opt.partition_ctx = st;
+    opt.flush_rows = s->opt.flush_rows;
+    opt.flush_interval_ms = s->opt.flush_interval_ms;
+    opt.wal_segment_bytes = s->opt.wal_segment_bytes;
+    opt.token_window = s->opt.token_window;
+    if (rc == 0) rc = table_open(&st->t, &opt, err);
+    if (rc != 0) {
+        storage_table_free(st);
+        return rc;
+    }
+    *out = st;
+    return 0;
+}
+
+static int storage_add(storage *s, storage_table *st, mu_err *err) {
+    if (s->table_count == s->table_capacity) {
+        uint32_t capacity = s->table_capacity ? s->table_capacity * 2 : 16;
+        storage_table **grown = realloc(s->tables, capacity * sizeof(*grown));
+        if (grown == NULL) return MU_ERR(err, MU_ENOMEM, "cannot track another table");
+        s->tables = grown;
+        s->table_capacity = capacity;
+    }
+    s->tables[s->table_count++] = st;
+    return 0;
+}
+
+/* Opens every live table and finishes interrupted purges. */
+static int storage_open_tables(storage *s, mu_err *err) {
+    catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
+    int rc = 0;
+    for (size_t i = 0; i < catalog_snapshot_dropped_count(snap) && rc == 0; i++) {
+        const catalog_table *def = catalog_snapshot_dropped_at(snap, i);
+        catalog_table_paths paths;
+        rc = catalog_table_paths_format(s->parts_dir, s->wal_dir, &def->uuid, &paths, err);
+        if (rc == 0) rc = storage_purge(s, &def->uuid, &paths, err);
+    }
+    for (size_t i = 0; i < catalog_snapshot_table_count(snap) && rc == 0; i++) {
+        storage_table *st = NULL;
+        rc = storage_table_open(s, catalog_snapshot_table_at(snap, i), &st, err);
+        if (rc == 0 && (rc = storage_add(s, st, err)) != 0) storage_table_release(st);
+    }
+    catalog_snapshot_release(snap);
+    return rc;
+}
+
+int storage_open(storage **storage_out, const storage_options *opt, mu_err *err) {
+    MU_ASSERT(storage_out != NULL && opt != NULL);
+    storage *s = calloc(1, sizeof(*s));
+    if (s == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate the storage engine");
+    pthread_mutex_init(&s->lock, NULL);
+    s->opt = *opt;
+    s->data_dir = strdup(opt->data_dir);
+    s->wal_dir = strdup(opt->wal_dir);
+    s->parts_dir = strdup(opt->parts_dir);
+    int rc = s->data_dir && s->wal_dir && s->parts_dir
+                 ? 0
+                 : MU_ERR(err, MU_ENOMEM, "cannot allocate the storage engine");
+    if (rc == 0) rc = io_mkdir_p(s->wal_dir, NULL, err);
+    if (rc == 0) rc = io_mkdir_p(s->parts_dir, NULL, err);
+    if (rc == 0) rc = catalog_open(&s->cat, s->data_dir, err);
+    if (rc == 0) rc = storage_open_tables(s, err);
+    if (rc != 0) {
+        storage_close(s);
+        return rc;
+    }
+    mu_log_info("storage.open", "tables=%u data_dir=%s", s->table_count, s->data_dir);
+    *storage_out = s;
+    return 0;
+}
+
+void storage_close(storage *s) {
+    if (s == NULL) return;
+    for (uint32_t i = 0; i < s->table_count; i++) storage_table_release(s->tables[i]);
+    free(s->tables);
+    catalog_close(s->cat);
+    pthread_mutex_destroy(&s->lock);
+    free(s->data_dir);
+    free(s->wal_dir);
+    free(s->parts_dir);
+    free(s);
+}
+
+catalog *storage_catalog(storage *s) { return s->cat; }
+
+uint32_t storage_table_count(storage *s) {
+    pthread_mutex_lock(&s->lock);
+    uint32_t count = s->table_count;
+    pthread_mutex_unlock(&s->lock);
+    return count;
+}
+
+/* Index of the open table with uuid, or -1. Called with lock held. */
+static int storage_find(const storage *s, const catalog_uuid *uuid) {
+    for (uint32_t i = 0; i < s->table_count; i++) {
+        if (catalog_uuid_equal(&s->tables[i]->def->uuid, uuid)) return (int)i;
+    }
+    return -1;
+}
+
+int storage_create_table(storage *s, const catalog_table_def *def, bool if_not_exists,
+                         mu_err *err) {
+    pthread_mutex_lock(&s->lock);
+    catalog_uuid uuid;
+    int rc = catalog_create_table(s->cat, def, if_not_exists, &uuid, err);
+    if (rc == 0 && storage_find(s, &uuid) < 0) {
+        catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
+        const catalog_table *entry = catalog_snapshot_find_table_by_uuid(snap, &uuid);
+        storage_table *st = NULL;
+        rc = entry != NULL ? storage_table_open(s, entry, &st, err)
+                           : MU_ERR(err, MU_EINTERNAL, "created table %s is missing", def->name);
+        catalog_snapshot_release(snap);
+        if (rc == 0 && (rc = storage_add(s, st, err)) != 0) storage_table_release(st);
+        if (rc != 0) {
+            /* A definition the binding refuses must not stay in the catalog. */
+            mu_err ignored;
+            catalog_uuid dropped;
+            catalog_drop_table(s->cat, def->database, def->name, true, &dropped, &ignored);
+            catalog_purge_table(s->cat, &uuid, &ignored);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+int storage_drop_table(storage *s, const char *database, const char *name, bool if_exists,
+                       mu_err *err) {
+    pthread_mutex_lock(&s->lock);
+    catalog_uuid uuid;
+    memset(&uuid, 0, sizeof(uuid));
+    int rc = catalog_drop_table(s->cat, database, name, if_exists, &uuid, err);
+    storage_table *st = NULL;
+    int index = rc == 0 ? storage_find(s, &uuid) : -1;
+    if (index >= 0) {
+        st = s->tables[index];
+        s->tables[index] = s->tables[--s->table_count];
+        atomic_store(&st->dropped, true);
+    }
+    pthread_mutex_unlock(&s->lock);
+    storage_table_release(st); /* files go with the last reference */
+    return rc;
+}
+
+int storage_table_acquire(storage *s, const char *database, const char *name,
+                          storage_table **ref_out, mu_err *err) {
+    catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
+    const catalog_table *entry = NULL;
+    int rc = catalog_snapshot_lookup_table(snap, database, name, &entry, err);
+    pthread_mutex_lock(&s->lock);
+    int index = rc == 0 ? storage_find(s, &entry->uuid) : -1;
+    if (rc == 0 && index < 0) {
+        rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "table %s.%s is not open", database, name);
+    }
+    if (rc == 0) {
+        atomic_fetch_add(&s->tables[index]->refs, 1);
+        *ref_out = s->tables[index];
+    }
+    pthread_mutex_unlock(&s->lock);
+    catalog_snapshot_release(snap);
+    return rc;
+}
+
+table *storage_table_get(const storage_table *ref) { return ref->t; }
+
+const catalog_table *storage_table_definition(const storage_table *ref) { return ref->def; }

@@ -1,0 +1,57 @@
+/* storage.h: the storage engine of one node: the durable catalog plus an
+ * open table (WAL, memtables, parts, flusher) for every live table in it.
+ * Owns the binding of a catalog definition to table_options: column types
+ * and codecs, the sort key and the PARTITION BY function. At open it also
+ * finishes purges of dropped tables that a crash interrupted.
+ *
+ * Until the SQL layer evaluates expressions, ORDER BY must name columns and
+ * PARTITION BY may be empty, a column, or toYYYYMM / toYYYYMMDD / toDate of
+ * a Date, Date32 or DateTime column; anything else is "not supported yet"
+ * (MU_ENOT_SUPPORTED) at create time and at open.
+ */
+#ifndef MUSCLES_STORAGE_H
+#define MUSCLES_STORAGE_H
+
+#include "base/base.h"
+#include "storage/catalog.h"
+#include "storage/table.h"
+
+typedef struct storage_options {
+    const char *data_dir;       /* catalog.json lives here */
+    const char *wal_dir;        /* <wal_dir>/<table uuid>/ */
+    const char *parts_dir;      /* <parts_dir>/<table uuid>/ */
+    uint64_t wal_segment_bytes; /* 0: the WAL's default */
+    uint64_t token_window;
+    uint64_t flush_rows;        /* 0: table default */
+    uint64_t flush_interval_ms;
+} storage_options;
+
+typedef struct storage storage;
+
+/* Opens the catalog and every live table in it (replaying their WALs). */
+int storage_open(storage **storage_out, const storage_options *opt, mu_err *err);
+/* Closes every table (no flush: the WALs hold the memtables' rows) and the
+ * catalog. Callers guarantee no table reference is in use. Accepts NULL. */
+void storage_close(storage *s);
+
+catalog *storage_catalog(storage *s);
+uint32_t storage_table_count(storage *s);
+
+/* Creates the table in the catalog (durably) and opens it. */
+int storage_create_table(storage *s, const catalog_table_def *def, bool if_not_exists,
+                         mu_err *err);
+/* Drops the table from the catalog (durably); its files are removed once the
+ * last reference is released, and at the next start if a crash intervenes. */
+int storage_drop_table(storage *s, const char *database, const char *name, bool if_exists,
+                       mu_err *err);
+
+/* A counted reference to an open table. MU_EUNKNOWN_DATABASE or
+ * MU_EUNKNOWN_TABLE if there is none. */
+typedef struct storage_table storage_table;
+int storage_table_acquire(storage *s, const char *database, const char *name,
+                          storage_table **ref_out, mu_err *err);
+void storage_table_release(storage_table *ref); /* accepts NULL */
+table *storage_table_get(const storage_table *ref);
+const catalog_table *storage_table_definition(const storage_table *ref);
+
+#endif /* MUSCLES_STORAGE_H */

@@ -1,0 +1,153 @@
+/* storage_test.c: goal: the storage engine opens every catalog table with
+ * its binding (codecs, ORDER BY columns, PARTITION BY toYYYYMM), keeps
+ * tables across a restart, removes a dropped table's files, and refuses a
+ * definition it cannot bind yet without leaving it in the catalog.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "storage/storage.h"
+
+static char root[64], data_dir[128], wal_dir[128], parts_dir[128];
+
+static int make_dirs(void **state) {
+    snprintf(root, sizeof(root), "/tmp/mu_storage_test_XXXXXX");
+    assert_non_null(mkdtemp(root));
+    snprintf(data_dir, sizeof(data_dir), "%s/data", root);
+    snprintf(wal_dir, sizeof(wal_dir), "%s/wal", root);
+    snprintf(parts_dir, sizeof(parts_dir), "%s/parts", root);
+    return 0;
+}
+
+static int remove_dirs(void **state) {
+    char command[128];
+    snprintf(command, sizeof(command), "rm -rf '%s'", root);
+    assert_int_equal(system(command), 0);
+    return 0;
+}
+
+static storage *open_storage(void) {
+    storage_options opt = {data_dir, wal_dir, parts_dir, 0, 100, 0, 0};
+    storage *s = NULL;
+    mu_err err;
+    assert_int_equal(storage_open(&s, &opt, &err), 0);
+    return s;
+}
+
+static const catalog_column columns[] = {
+    {"ts", "DateTime('UTC')", CATALOG_DEFAULT_NONE, "", "DoubleDelta, LZ4", ""},
+    {"user", "UInt64", CATALOG_DEFAULT_NONE, "", "", ""},
+    {"value", "Float64", CATALOG_DEFAULT_NONE, "", "Gorilla", ""},
+};
+static const char *const order_by[] = {"user", "ts"};
+
+static catalog_table_def events_def(const char *partition_by, const char *const *keys) {
+    catalog_table_def def = {0};
+    def.database = "default";
+    def.name = "events";
+    def.engine = CATALOG_ENGINE_MERGE_TREE;
+    def.engine_params = "";
+    def.columns = columns;
+    def.column_count = 3;
+    def.order_by = keys;
+    def.order_by_count = 2;
+    def.partition_by = partition_by;
+    def.ttl = "";
+    def.comment = "";
+    return def;
+}
+
+static void append_rows(table *t) {
+    mu_err err;
+    ty_batch *b = NULL;
+    ty_column *c = NULL;
+    const char *ts[] = {"2024-01-31 23:00:00", "2024-02-01 01:00:00", "2024-01-15 12:00:00"};
+    assert_int_equal(ty_batch_create(NULL, &b, &err), 0);
+    assert_int_equal(ty_batch_add_column(b, "ts", table_column_type(t, 0), &c, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(ty_column_append_text(c, ts[i], strlen(ts[i]), &err), 0);
+    }
+    assert_int_equal(ty_batch_add_column(b, "user", table_column_type(t, 1), &c, &err), 0);
+    for (uint64_t i = 0; i < 3; i++) assert_int_equal(ty_column_append_value(c, &i, &err), 0);
+    assert_int_equal(ty_batch_seal(b, &err), 0);
+    table_append_result res;
+    assert_int_equal(table_append(t, b, NULL, 0, &res, &err), 0);
+    assert_int_equal(res.rows, 3);
+    ty_batch_destroy(b);
+}
+
+static void test_create_flush_restart_drop(void **state) {
+    mu_err err;
+    storage *s = open_storage();
+    catalog_table_def def = events_def("toYYYYMM(ts)", order_by);
+    assert_int_equal(storage_create_table(s, &def, false, &err), 0);
+    storage_table *ref = NULL;
+    assert_int_equal(storage_table_acquire(s, "default", "events", &ref, &err), 0);
+    append_rows(storage_table_get(ref));
+    assert_int_equal(table_flush(storage_table_get(ref), &err), 0);
+    table_version *v = table_version_acquire(storage_table_get(ref));
+    assert_int_equal(table_version_part_count(v), 2); /* 202401 and 202402 */
+    const char *p0 = part_get_info(table_version_part(v, 0))->partition_value;
+    const char *p1 = part_get_info(table_version_part(v, 1))->partition_value;
+    assert_true((strcmp(p0, "202401") == 0 && strcmp(p1, "202402") == 0) ||
+                (strcmp(p0, "202402") == 0 && strcmp(p1, "202401") == 0));
+    table_version_release(v);
+    storage_table_release(ref);
+    storage_close(s);
+
+    s = open_storage(); /* restart: the table and its parts come back */
+    assert_int_equal(storage_table_count(s), 1);
+    assert_int_equal(storage_table_acquire(s, "default", "events", &ref, &err), 0);
+    v = table_version_acquire(storage_table_get(ref));
+    assert_int_equal(table_version_part_count(v), 2);
+    table_version_release(v);
+    storage_table_release(ref);
+    assert_int_equal(storage_drop_table(s, "default", "events", false, &err), 0);
+    assert_int_equal(storage_table_acquire(s, "default", "events", &ref, &err),
+                     MU_EUNKNOWN_TABLE);
+    DIR *d = opendir(parts_dir); /* the table's directory is gone */
+    assert_non_null(d);
+    struct dirent *e;
+    int entries = 0;
+    while ((e = readdir(d)) != NULL) entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 0);
+    storage_close(s);
+}
+
+static void test_unbindable_definitions_are_refused(void **state) {
+    mu_err err;
+    storage *s = open_storage();
+    static const char *const expr_key[] = {"user", "toStartOfHour(ts)"};
+    catalog_table_def def = events_def("", expr_key);
+    assert_int_equal(storage_create_table(s, &def, false, &err), MU_ENOT_SUPPORTED);
+    assert_non_null(strstr(err.message, "toStartOfHour(ts)"));
+    def = events_def("cityHash64(user) % 4", order_by);
+    assert_int_equal(storage_create_table(s, &def, false, &err), MU_ENOT_SUPPORTED);
+    assert_non_null(strstr(err.message, "PARTITION BY"));
+    assert_int_equal(storage_table_count(s), 0);
+    storage_close(s);
+    s = open_storage(); /* nothing of them was left in the catalog */
+    assert_int_equal(storage_table_count(s), 0);
+    def = events_def("user", order_by); /* the name is free again */
+    assert_int_equal(storage_create_table(s, &def, false, &err), 0);
+    storage_close(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_create_flush_restart_drop, make_dirs, remove_dirs),
+        cmocka_unit_test_setup_teardown(test_unbindable_definitions_are_refused, make_dirs,
+                                        remove_dirs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
