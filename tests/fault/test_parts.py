@@ -146,3 +146,22 @@ def test_million_rows_survive_restart_and_wal_is_checkpointed(tmp_path):
     firsts = sorted(int(p.stem) for p in (data_dir / "wal").glob("*.log"))
     for first, next_first in zip(firsts, firsts[1:]):
         assert next_first - 1 > flushed, (firsts, flushed)
+
+
+def test_part_with_damaged_manifest_is_detached(tmp_path):
+    data_dir = tmp_path / "table"
+    fill(data_dir)
+    parts = sorted(p for p in (data_dir / "parts").iterdir()
+                   if p.is_dir() and not p.name.startswith(("tmp_", "detached")))
+    victim = parts[0]
+    manifest = victim / "manifest"
+    raw = bytearray(manifest.read_bytes())
+    raw[len(raw) // 2] ^= 0x10
+    manifest.write_bytes(bytes(raw))
+    code, out, err = run_driver("read", data_dir)
+    assert code == 0, err[-2000:]
+    assert "table.part_detached" in err and victim.name in err, err[-2000:]
+    assert (data_dir / "parts" / "detached" / victim.name / "manifest").exists()
+    assert not victim.exists()
+    # The other parts still read cleanly.
+    assert "errors=0" in out.splitlines()[-1], out
