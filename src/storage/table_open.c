@@ -178,8 +178,10 @@ int table__load_parts(table *t, mu_err *err) {
         free(refs);
         return rc;
     }
-    qsort(refs, count, sizeof(*refs), part_ref_compare);
-    memcpy(v->parts, refs, count * sizeof(*refs));
+    if (count > 0) {
+        qsort(refs, count, sizeof(*refs), part_ref_compare);
+        memcpy(v->parts, refs, count * sizeof(*refs));
+    }
     v->part_count = count;
     free(refs);
     t->current = v;
