@@ -220,23 +220,22 @@ static int flush_partitions_compute(table *t, const flush_rows *r, flush_partiti
     return rc;
 }
 
-/* Copies the rows of one partition, in sort order, into new columns. */
+/* Copies the rows of one partition, in sort order, into new columns.
+ * rows is scratch room for row_count indexes. */
 static int flush_materialize(const table *t, const flush_rows *r, const flush_partitions *p,
-                             uint32_t partition, const uint32_t *perm, ty_column **out,
-                             uint32_t *rows_out, mu_err *err) {
+                             uint32_t partition, const uint32_t *perm, uint32_t *rows,
+                             ty_column **out, uint32_t *rows_out, mu_err *err) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < r->row_count; i++) {
+        if (p->row_partition[perm[i]] == partition) rows[count++] = perm[i];
+    }
     int rc = 0;
-    uint32_t rows = 0;
     for (uint32_t col = 0; col < t->column_count && rc == 0; col++) {
         rc = ty_column_create(t->column_types[col], t->tracker, &out[col], err);
-        rows = 0;
-        for (uint32_t i = 0; i < r->row_count && rc == 0; i++) {
-            uint32_t row = perm[i];
-            if (p->row_partition[row] != partition) continue;
-            rc = ty_column_append_from(out[col], r->columns[col], row, err);
-            rows++;
-        }
+        if (rc == 0) rc = ty_column_reserve(out[col], count, err);
+        if (rc == 0) rc = ty_column_append_gather(out[col], r->columns[col], rows, count, err);
     }
-    *rows_out = rows;
+    *rows_out = count;
     return rc;
 }
 
@@ -316,9 +315,10 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
                              uint32_t *count_out, mu_err *err) {
     flush_partitions parts = {0};
     uint32_t *perm = malloc((r->row_count + 1) * sizeof(*perm));
+    uint32_t *scratch = malloc((r->row_count + 1) * sizeof(*scratch));
     ty_column **columns = calloc(t->column_count, sizeof(*columns));
     table_part_ref **refs = NULL;
-    int rc = perm && columns ? 0 : MU_ERR(err, MU_ENOMEM, "cannot allocate a flush");
+    int rc = perm && scratch && columns ? 0 : MU_ERR(err, MU_ENOMEM, "cannot allocate a flush");
     if (rc == 0) rc = flush_partitions_compute(t, r, &parts, err);
     if (rc == 0) {
         rc = part_sort_permutation((const ty_column *const *)r->columns, t->sort_key,
@@ -330,7 +330,7 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
     uint32_t written = 0;
     for (uint32_t i = 0; i < parts.count && rc == 0; i++) {
         uint32_t rows = 0;
-        rc = flush_materialize(t, r, &parts, i, perm, columns, &rows, err);
+        rc = flush_materialize(t, r, &parts, i, perm, scratch, columns, &rows, err);
         if (rc == 0) rc = flush_write_part(t, r, &parts.values[i], columns, rows, &refs[i], err);
         if (rc == 0) written++;
         for (uint32_t c = 0; c < t->column_count; c++) {
@@ -348,6 +348,7 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
     }
     flush_partitions_deinit(&parts);
     free(columns);
+    free(scratch);
     free(perm);
     *refs_out = refs;
     *count_out = written;

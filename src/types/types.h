@@ -263,6 +263,12 @@ int ty_column_compare_rows(const ty_column *a, uint32_t row_a, const ty_column *
 /* Appends rows [from, from + count) of src (same type, else MU_ETYPE). */
 int ty_column_append_rows_from(ty_column *dst, const ty_column *src, uint32_t from,
                                uint32_t count, mu_err *err);
+/* Appends src rows rows[0..count) in that order (same type, else MU_ETYPE;
+ * each index < src's row count): the sort permutation of a flush or merge.
+ * Non-nullable fixed-width and String columns are copied without a call
+ * per row. On failure the column is left as it was. */
+int ty_column_append_gather(ty_column *dst, const ty_column *src, const uint32_t *rows,
+                            uint32_t count, mu_err *err);
 /* Shrinks the column to its first `rows` rows (rows <= row_count),
  * children included; capacity is kept. */
 void ty_column_truncate(ty_column *column, uint32_t rows);

@@ -70,7 +70,8 @@ static inline const char *pt_path(const char *name) {
     static char paths[8][1024];
     static int next;
     char *out = paths[next++ % 8];
-    snprintf(out, 1024, "%s/%s", pt_dir, name);
+    int n = snprintf(out, 1024, "%s/%s", pt_dir, name);
+    MU_ASSERT(n > 0 && n < 1024);
     return out;
 }
 
@@ -137,7 +138,8 @@ static inline void pt_random_bytes(ty_column *c, const ty_type *v) {
     } else {
         size_t max = v->kind == TY_FIXED_STRING ? v->length : pt_rand() % 10 == 0 ? 399 : 24;
         n = max > 0 ? pt_rand() % (max + 1) : 0;
-        for (size_t i = 0; i < n; i++) text[i] = (char)(pt_rand() % 8 == 0 ? 0 : 'a' + pt_rand() % 26);
+        for (size_t i = 0; i < n; i++)
+            text[i] = (char)(pt_rand() % 8 == 0 ? 0 : 'a' + pt_rand() % 26);
     }
     pt_check(ty_column_append_bytes(c, text, n, &err), &err, "append bytes");
 }
