@@ -48,6 +48,7 @@ void ty_column_truncate(ty_column *column, uint32_t rows) {
  * The row count itself is not changed here. */
 static int bulk_push_bits(ty_column *c, const uint8_t *src, size_t src_bit, uint32_t count,
                           mu_err *err) {
+    if (count == 0) return 0;
     size_t have = c->validity.length_bytes;
     size_t need = ((size_t)c->row_count + count + 7) / 8;
     if (need > have) {
@@ -366,7 +367,8 @@ static int bulk_push_indices(ty_column *column, const uint32_t *map, uint32_t en
     uint8_t *out = column->values.data + column->values.length_bytes;
     for (uint32_t row = 0; row < count; row++) {
         uint32_t index = bulk_load_index(indices, index_bytes, row);
-        if (index >= entries) return bulk_corrupt(column, err, "dictionary index out of range", row);
+        if (index >= entries)
+            return bulk_corrupt(column, err, "dictionary index out of range", row);
         if (!bulk_bit(validity, row) && map[index] != 0)
             return bulk_corrupt(column, err, "NULL row without the default value", row);
         mu_store_u32le(out + (size_t)row * 4, map[index]);

@@ -303,8 +303,8 @@ static int format_bytes(format_reader *r, uint32_t max_bytes, const uint8_t **da
  * not hold a NUL itself. */
 static int format_str(format_reader *r, mu_arena *arena, uint32_t max_bytes, bool allow_empty,
                       const char **out) {
-    const uint8_t *data;
-    uint32_t bytes;
+    const uint8_t *data = NULL;
+    uint32_t bytes = 0;
     size_t at = r->pos;
     int rc = format_bytes(r, max_bytes, &data, &bytes);
     if (rc != 0) return rc;
@@ -360,8 +360,8 @@ static int format_get_head(format_reader *r, mu_arena *arena, part__manifest *m)
 
 /* The type must parse and be exactly its canonical rendering. */
 static int format_get_type(format_reader *r, mu_arena *arena, const ty_type **type_out) {
-    const uint8_t *text;
-    uint32_t bytes;
+    const uint8_t *text = NULL;
+    uint32_t bytes = 0;
     int rc = format_bytes(r, TY_TYPE_NAME_BYTES_MAX, &text, &bytes);
     if (rc != 0) return rc;
     size_t at = r->pos - bytes;
@@ -382,8 +382,8 @@ static int format_get_type(format_reader *r, mu_arena *arena, const ty_type **ty
 }
 
 static int format_get_codec(format_reader *r, const ty_type *type, part_codec_chain *chain) {
-    const uint8_t *text;
-    uint32_t bytes;
+    const uint8_t *text = NULL;
+    uint32_t bytes = 0;
     int rc = format_bytes(r, 1024, &text, &bytes);
     if (rc != 0) return rc;
     size_t at = r->pos - bytes;

@@ -8,6 +8,8 @@
 #ifndef MUSCLES_PART_INT_H
 #define MUSCLES_PART_INT_H
 
+#include <string.h>
+
 #include "io/io.h"
 #include "storage/part/part.h"
 
@@ -18,8 +20,12 @@
 #define PART__MARKS_HEADER_BYTES 32u
 #define PART__MINMAX_HEADER_BYTES 12u
 #define PART__MARK_BYTES 16u /* u64 offset, u32 size, u32 crc32c */
-/* Output of a column is written once this many bytes are pending. */
-#define PART__FLUSH_BYTES ((size_t)1 << 20)
+/* A column's encoded granules are written once this many bytes are
+ * pending: the budget shared by all columns, per column within
+ * [MIN, MAX], so wide tables do not hold 1 MiB per column. */
+#define PART__FLUSH_BUDGET_BYTES ((size_t)32 << 20)
+#define PART__FLUSH_BYTES_MIN ((size_t)16 << 10)
+#define PART__FLUSH_BYTES_MAX ((size_t)1 << 20)
 
 /* ------------------------------------------------------------------ */
 /* Manifest (part_format.c)                                            */
@@ -170,6 +176,71 @@ int part__granule_decode(part__decoder *d, const uint8_t *data, size_t size_byte
                          uint32_t rows, ty_column *out, mu_err *err);
 
 /* ------------------------------------------------------------------ */
+/* Order-preserving u64 of fixed-width values (sorting, order checks,  */
+/* minmax): a < b under ty_column_compare_rows iff norm(a) < norm(b).  */
+/* ------------------------------------------------------------------ */
+
+#define PART__NORM_NULL UINT64_MAX /* after every value of a class that leaves room */
+
+/* 'u' unsigned, 's' signed, 'f' float, 0 for kinds without a u64 form
+ * (Decimal128, UUID, FixedString, ...). With nullable, 8-byte integers get
+ * 0 too: their values use every u64, leaving no room for NULL. */
+static inline char part__norm_class(const ty_type *v, bool nullable) {
+    size_t width = ty_type_value_bytes(v);
+    switch (v->kind) {
+    case TY_UINT8: case TY_UINT16: case TY_UINT32: case TY_UINT64: case TY_BOOL: case TY_DATE:
+    case TY_DATETIME:
+        return width < 8 || !nullable ? 'u' : 0;
+    case TY_INT8: case TY_INT16: case TY_INT32: case TY_INT64: case TY_DATE32:
+    case TY_DATETIME64: case TY_ENUM8: case TY_ENUM16:
+        return width < 8 || !nullable ? 's' : 0;
+    case TY_DECIMAL:
+        return width < 8 || (width == 8 && !nullable) ? 's' : 0;
+    case TY_FLOAT32: case TY_FLOAT64:
+        return 'f';
+    default:
+        return 0;
+    }
+}
+
+/* NaN after +inf (and before NULL); -0 == +0. */
+static inline uint64_t part__norm_double(double x) {
+    if (x != x) return PART__NORM_NULL - 1;
+    if (x == 0) x = 0;
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    return (bits >> 63) ? ~bits : bits | ((uint64_t)1 << 63);
+}
+
+static inline uint64_t part__norm_fixed(char cls, const ty_type *v, const uint8_t *p,
+                                        size_t width) {
+    if (cls == 'u')
+        return width == 1 ? p[0] : width == 2 ? mu_load_u16le(p)
+                                 : width == 4 ? mu_load_u32le(p) : mu_load_u64le(p);
+    if (cls == 's') {
+        int64_t s = width == 1   ? (int8_t)p[0]
+                    : width == 2 ? (int16_t)mu_load_u16le(p)
+                    : width == 4 ? (int32_t)mu_load_u32le(p)
+                                 : (int64_t)mu_load_u64le(p);
+        return (uint64_t)s ^ ((uint64_t)1 << 63);
+    }
+    if (v->kind == TY_FLOAT32) {
+        float f;
+        memcpy(&f, p, 4);
+        return part__norm_double(f);
+    }
+    double d;
+    memcpy(&d, p, 8);
+    return part__norm_double(d);
+}
+
+/* The first row in (from, from + count) that sorts before the row before
+ * it by the key columns, or UINT32_MAX if the rows are in order
+ * (part_sort.c). */
+uint32_t part__first_unsorted(const ty_column *const *columns, const uint32_t *keys,
+                              uint32_t key_count, uint32_t from, uint32_t count);
+
+/* ------------------------------------------------------------------ */
 /* Minmax entries (part_minmax.c)                                      */
 /* ------------------------------------------------------------------ */
 
@@ -204,10 +275,14 @@ struct part {
     mu_buf manifest_bytes;    /* decoded manifest points into it */
     mu_buf marks_bytes;       /* marks keys point into it */
     part__manifest manifest;
+    const part__file **files_sorted; /* the file list sorted by name */
     part__marks marks;
     part_info info;
     ty_column **key_range;    /* [key]: 2 rows */
     ty_column **first_keys;   /* [key]: granule_count rows */
 };
+
+/* The manifest's entry for a file name, or NULL (part_reader.c). */
+const part__file *part__find_file(const part *p, const char *name);
 
 #endif /* MUSCLES_PART_INT_H */

@@ -12,22 +12,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Fixed-width numbers: compare order-preserving u64s, no call per row.
+ * Ties keep the first row, as the generic loop does. */
+static void minmax_fixed(const ty_column *c, char cls, uint32_t from, uint32_t count,
+                         uint32_t *min_row, uint32_t *max_row, bool *has_null) {
+    const ty_type *v = ty_type_strip_nullable(c->type);
+    size_t width = ty_type_value_bytes(v);
+    const uint8_t *values = ty_column_values(c);
+    uint64_t min = 0, max = 0;
+    for (uint32_t row = from; row < from + count; row++) {
+        if (ty_column_is_null(c, row)) {
+            *has_null = true;
+            continue;
+        }
+        uint64_t x = part__norm_fixed(cls, v, values + (size_t)row * width, width);
+        if (*min_row == UINT32_MAX) {
+            *min_row = *max_row = row;
+            min = max = x;
+        } else if (x < min) {
+            *min_row = row;
+            min = x;
+        } else if (x > max) {
+            *max_row = row;
+            max = x;
+        }
+    }
+}
+
+/* Any type with an order: ty_column_compare_rows per row. */
+static void minmax_generic(const ty_column *c, uint32_t from, uint32_t count, uint32_t *min_row,
+                           uint32_t *max_row, bool *has_null) {
+    for (uint32_t row = from; row < from + count; row++) {
+        if (ty_column_is_null(c, row)) {
+            *has_null = true;
+        } else if (*min_row == UINT32_MAX) {
+            *min_row = *max_row = row;
+        } else if (ty_column_compare_rows(c, row, c, *min_row) < 0) {
+            *min_row = row;
+        } else if (ty_column_compare_rows(c, row, c, *max_row) > 0) {
+            *max_row = row;
+        }
+    }
+}
+
 int part__minmax_granule(mu_buf *entries, const ty_column *c, uint32_t from, uint32_t count,
                          mu_err *err) {
     MU_ASSERT(entries != NULL && c != NULL && count > 0);
     MU_ASSERT(from <= ty_column_row_count(c) && count <= ty_column_row_count(c) - from);
     uint32_t min_row = UINT32_MAX, max_row = UINT32_MAX;
     bool has_null = false;
-    for (uint32_t row = from; row < from + count; row++) {
-        if (ty_column_is_null(c, row)) {
-            has_null = true;
-        } else if (min_row == UINT32_MAX) {
-            min_row = max_row = row;
-        } else if (ty_column_compare_rows(c, row, c, min_row) < 0) {
-            min_row = row;
-        } else if (ty_column_compare_rows(c, row, c, max_row) > 0) {
-            max_row = row;
-        }
+    const ty_type *v = ty_type_strip_nullable(c->type);
+    char cls = v->kind == TY_LOW_CARDINALITY ? 0 : part__norm_class(v, false);
+    if (cls != 0) {
+        minmax_fixed(c, cls, from, count, &min_row, &max_row, &has_null);
+    } else {
+        minmax_generic(c, from, count, &min_row, &max_row, &has_null);
     }
     uint8_t flags = (has_null ? PART_MINMAX_HAS_NULL : 0) |
                     (min_row != UINT32_MAX ? PART_MINMAX_HAS_VALUES : 0);
@@ -36,6 +75,7 @@ int part__minmax_granule(mu_buf *entries, const ty_column *c, uint32_t from, uin
     if (rc == 0 && min_row != UINT32_MAX) rc = part__value_encode(c, min_row, entries, err);
     if (rc == 0 && min_row != UINT32_MAX) rc = part__value_encode(c, max_row, entries, err);
     if (rc != 0) entries->length_bytes = start;
+    MU_ASSERT(rc != 0 || (min_row == UINT32_MAX) == (max_row == UINT32_MAX));
     return rc;
 }
 
@@ -67,13 +107,6 @@ void part_minmax_deinit(part_minmax *minmax) {
     ty_column_destroy(minmax->max);
     free(minmax->flags);
     memset(minmax, 0, sizeof(*minmax));
-}
-
-static const part__file *minmax_listed(const part *p, const char *name) {
-    for (uint32_t i = 0; i < p->manifest.file_count; i++) {
-        if (strcmp(p->manifest.files[i].name, name) == 0) return &p->manifest.files[i];
-    }
-    return NULL;
 }
 
 /* Reads the file and checks it against the manifest and its own checksum. */
@@ -153,7 +186,7 @@ int part_minmax_load(const part *p, uint32_t column_index, part_minmax *minmax_o
                       p->info.name, column->name);
     char name[PART_FILE_NAME_BYTES_MAX + 1];
     snprintf(name, sizeof(name), PART_INDEX_DIR "/minmax_%s.idx", column->file_stem);
-    const part__file *listed = minmax_listed(p, name);
+    const part__file *listed = part__find_file(p, name);
     mu_buf bytes;
     mu_buf_init(&bytes, listed != NULL ? listed->size_bytes + 1 : 1);
     int rc = listed != NULL ? minmax_read(p, listed, &bytes, err)

@@ -22,11 +22,31 @@ static int reader_read_file(const part *p, const char *name, mu_buf *out, mu_err
     return rc;
 }
 
-static const part__file *reader_find_file(const part__manifest *m, const char *name) {
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        if (strcmp(m->files[i].name, name) == 0) return &m->files[i];
+static int reader_compare_files(const void *a, const void *b) {
+    return strcmp((*(const part__file *const *)a)->name, (*(const part__file *const *)b)->name);
+}
+
+/* Sorts the file list by name (for lookups); a name listed twice is
+ * corruption. */
+static int reader_sort_files(part *p, mu_err *err) {
+    const part__manifest *m = &p->manifest;
+    p->files_sorted = mu_arena_calloc(p->arena, m->file_count + 1, sizeof(part__file *), err);
+    if (p->files_sorted == NULL) return MU_ENOMEM;
+    for (uint32_t i = 0; i < m->file_count; i++) p->files_sorted[i] = &m->files[i];
+    qsort(p->files_sorted, m->file_count, sizeof(part__file *), reader_compare_files);
+    for (uint32_t i = 1; i < m->file_count; i++) {
+        if (strcmp(p->files_sorted[i - 1]->name, p->files_sorted[i]->name) == 0)
+            return MU_CORRUPT(err, "manifest: file %s listed twice", p->files_sorted[i]->name);
     }
-    return NULL;
+    return 0;
+}
+
+const part__file *part__find_file(const part *p, const char *name) {
+    part__file key = {.name = name};
+    const part__file *key_pointer = &key;
+    const part__file **found = bsearch(&key_pointer, p->files_sorted, p->manifest.file_count,
+                                       sizeof(part__file *), reader_compare_files);
+    return found != NULL ? *found : NULL;
 }
 
 /* A listed file that must exist with exactly the listed size. */
@@ -44,28 +64,24 @@ static int reader_check_size(const part *p, const part__file *file, mu_err *err)
 
 /* The file list must be exactly: marks, one .bin per column, one index
  * per minmax column, each once. */
-static int reader_check_files(const part *p, mu_err *err) {
+static int reader_check_files(part *p, mu_err *err) {
     const part__manifest *m = &p->manifest;
     uint32_t expected = 1;
-    for (uint32_t i = 0; i < m->file_count; i++) {
-        for (uint32_t j = 0; j < i; j++) {
-            if (strcmp(m->files[i].name, m->files[j].name) == 0)
-                return MU_CORRUPT(err, "manifest: file %s listed twice", m->files[i].name);
-        }
-    }
-    const part__file *marks = reader_find_file(m, PART_MARKS_FILE);
-    int rc = marks != NULL ? reader_check_size(p, marks, err)
+    int rc = reader_sort_files(p, err);
+    if (rc != 0) return rc;
+    const part__file *marks = part__find_file(p, PART_MARKS_FILE);
+    rc = marks != NULL ? reader_check_size(p, marks, err)
                            : MU_CORRUPT(err, "manifest: marks not listed");
     for (uint32_t i = 0; rc == 0 && i < m->column_count; i++) {
         char name[PART_FILE_NAME_BYTES_MAX + 1];
         snprintf(name, sizeof(name), "%s.bin", m->columns[i].file_stem);
-        const part__file *file = reader_find_file(m, name);
+        const part__file *file = part__find_file(p, name);
         rc = file != NULL ? reader_check_size(p, file, err)
                           : MU_CORRUPT(err, "manifest: %s not listed", name);
         expected++;
         if (rc != 0 || !m->columns[i].minmax) continue;
         snprintf(name, sizeof(name), PART_INDEX_DIR "/minmax_%s.idx", m->columns[i].file_stem);
-        if (reader_find_file(m, name) == NULL)
+        if (part__find_file(p, name) == NULL)
             rc = MU_CORRUPT(err, "manifest: %s not listed", name);
         expected++;
     }
@@ -82,7 +98,7 @@ static int reader_check_marks_end(const part *p, mu_err *err) {
     for (uint32_t i = 0; i < m->column_count; i++) {
         char name[PART_FILE_NAME_BYTES_MAX + 1];
         snprintf(name, sizeof(name), "%s.bin", m->columns[i].file_stem);
-        const part__file *file = reader_find_file(m, name);
+        const part__file *file = part__find_file(p, name);
         if (last[i].offset + last[i].size_bytes != file->size_bytes)
             return MU_CORRUPT(err, "marks: column %.100s ends at byte %llu of %llu in %s",
                               m->columns[i].name,
@@ -121,7 +137,8 @@ static int reader_load_keys(part *p, mu_err *err) {
     const part__manifest *m = &p->manifest;
     uint32_t k_count = m->key_count, g_count = m->granule_count;
     int rc = reader_create_key_columns(p, err);
-    if (rc == 0) rc = part__key_decode(p->key_range, k_count, m->key_first, m->key_first_bytes, err);
+    if (rc == 0)
+        rc = part__key_decode(p->key_range, k_count, m->key_first, m->key_first_bytes, err);
     if (rc == 0) rc = part__key_decode(p->key_range, k_count, m->key_last, m->key_last_bytes, err);
     if (rc != 0) {
         mu_err_prefix(err, "manifest: key range");
@@ -190,7 +207,7 @@ static int reader_load(part *p, const char *base, mu_err *err) {
     if (rc == 0) rc = reader_check_name(p, base, err);
     if (rc == 0) rc = reader_check_files(p, err);
     if (rc != 0) return rc;
-    const part__file *marks = reader_find_file(&p->manifest, PART_MARKS_FILE);
+    const part__file *marks = part__find_file(p, PART_MARKS_FILE);
     mu_buf_init(&p->marks_bytes, MU_MIN(marks->size_bytes, PART_MARKS_BYTES_MAX));
     rc = reader_read_file(p, PART_MARKS_FILE, &p->marks_bytes, err);
     if (rc == 0)

@@ -1,36 +1,37 @@
 /* part_sort.c: the stable sort permutation of rows by a sort key, used by
  * the flusher before it writes a part and by merges. Order: the key
  * columns under ty_column_compare_rows, first key first; ties keep their
- * input order (a bottom-up merge sort, which is stable). Speed: the first
- * key column is first turned into one order-preserving u64 per row when
- * its type allows (integers, dates, floats, LowCardinality by dictionary
- * rank, String by an 8-byte prefix), so most comparisons are one integer
- * compare; already sorted input is detected in one pass.
+ * input order (a bottom-up merge sort, which is stable). Speed: the
+ * leading key columns (up to SORT_NORM_KEYS_MAX) are first turned into one
+ * order-preserving u64 per row when their types allow (integers, dates,
+ * floats, LowCardinality by dictionary rank, String by an 8-byte prefix,
+ * which only decides when prefixes differ), so most comparisons are
+ * integer compares; already sorted input is detected in one pass.
  */
 #include "storage/part/part_int.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SORT_RUN_ROWS 16u
-#define SORT_NULL_NORM UINT64_MAX
+#define SORT_NORM_KEYS_MAX 4u
 
 typedef struct sort_ctx {
     const ty_column *const *columns;
     const uint32_t *keys;
     uint32_t key_count;
-    const uint64_t *norm;  /* normalized first key, or NULL */
-    bool exact;            /* norm equal => first key equal */
+    uint32_t norm_count;                     /* leading keys with u64 forms */
+    const uint64_t *norm[SORT_NORM_KEYS_MAX];
+    bool exact[SORT_NORM_KEYS_MAX];          /* norm equal => key values equal */
 } sort_ctx;
 
 static int sort_compare(const sort_ctx *c, uint32_t x, uint32_t y) {
-    uint32_t k = 0;
-    if (c->norm != NULL) {
-        if (c->norm[x] != c->norm[y]) return c->norm[x] < c->norm[y] ? -1 : 1;
-        k = c->exact ? 1 : 0;
-    }
-    for (; k < c->key_count; k++) {
+    for (uint32_t k = 0; k < c->key_count; k++) {
+        if (k < c->norm_count) {
+            uint64_t a = c->norm[k][x], b = c->norm[k][y];
+            if (a != b) return a < b ? -1 : 1;
+            if (c->exact[k]) continue;
+        }
         const ty_column *column = c->columns[c->keys[k]];
         int r = ty_column_compare_rows(column, x, column, y);
         if (r != 0) return r;
@@ -84,65 +85,11 @@ static void sort_merge(const sort_ctx *c, uint32_t *a, uint32_t *tmp, uint32_t n
 /* Normalized first key                                                */
 /* ------------------------------------------------------------------ */
 
-static uint64_t sort_norm_double(double x) {
-    if (isnan(x)) return SORT_NULL_NORM - 1; /* after +inf, before NULL */
-    if (x == 0) x = 0; /* -0 == +0 */
-    uint64_t bits;
-    memcpy(&bits, &x, 8);
-    return (bits >> 63) ? ~bits : bits | ((uint64_t)1 << 63);
-}
-
-static uint64_t sort_norm_signed(const uint8_t *p, size_t width) {
-    int64_t v = width == 1   ? (int8_t)p[0]
-                : width == 2 ? (int16_t)mu_load_u16le(p)
-                : width == 4 ? (int32_t)mu_load_u32le(p)
-                             : (int64_t)mu_load_u64le(p);
-    return (uint64_t)v ^ ((uint64_t)1 << 63);
-}
-
-static uint64_t sort_norm_unsigned(const uint8_t *p, size_t width) {
-    return width == 1 ? p[0] : width == 2 ? mu_load_u16le(p)
-                             : width == 4 ? mu_load_u32le(p) : mu_load_u64le(p);
-}
-
 /* The first 8 bytes, big-endian, zero padded: a prefix order. */
 static uint64_t sort_norm_prefix(const uint8_t *p, size_t bytes) {
     uint64_t v = 0;
     for (size_t i = 0; i < 8; i++) v = (v << 8) | (i < bytes ? p[i] : 0);
     return v;
-}
-
-/* How a fixed-width kind normalizes: 'u' unsigned, 's' signed, 'f' float,
- * 0 not at all. 8-byte integers leave no room for NULL. */
-static char sort_norm_class(const ty_type *v, bool nullable) {
-    size_t width = ty_type_value_bytes(v);
-    switch (v->kind) {
-    case TY_UINT8: case TY_UINT16: case TY_UINT32: case TY_UINT64: case TY_BOOL: case TY_DATE:
-    case TY_DATETIME:
-        return width < 8 || !nullable ? 'u' : 0;
-    case TY_INT8: case TY_INT16: case TY_INT32: case TY_INT64: case TY_DATE32:
-    case TY_DATETIME64: case TY_ENUM8: case TY_ENUM16:
-        return width < 8 || !nullable ? 's' : 0;
-    case TY_DECIMAL:
-        return width < 8 || (width == 8 && !nullable) ? 's' : 0;
-    case TY_FLOAT32: case TY_FLOAT64:
-        return 'f';
-    default:
-        return 0;
-    }
-}
-
-static uint64_t sort_norm_fixed(char cls, const ty_type *v, const uint8_t *p, size_t width) {
-    if (cls == 'u') return sort_norm_unsigned(p, width);
-    if (cls == 's') return sort_norm_signed(p, width);
-    if (v->kind == TY_FLOAT32) {
-        float f;
-        memcpy(&f, p, 4);
-        return sort_norm_double(f);
-    }
-    double d;
-    memcpy(&d, p, 8);
-    return sort_norm_double(d);
 }
 
 /* Ranks of a dictionary's entries (equal values share a rank). */
@@ -175,7 +122,7 @@ static int sort_rank_dictionary(const ty_column *dictionary, uint64_t **rank_out
 static int sort_normalize(const ty_column *c, uint32_t n, uint64_t *norm, bool *usable,
                           bool *exact, mu_err *err) {
     const ty_type *v = ty_type_strip_nullable(c->type);
-    char cls = sort_norm_class(v, c->nullable);
+    char cls = part__norm_class(v, c->nullable);
     *usable = true;
     *exact = v->kind != TY_STRING && v->kind != TY_FIXED_STRING;
     if (v->kind == TY_LOW_CARDINALITY) {
@@ -184,25 +131,68 @@ static int sort_normalize(const ty_column *c, uint32_t n, uint64_t *norm, bool *
         if (rc != 0) return rc;
         const uint8_t *indices = ty_column_values(c);
         for (uint32_t i = 0; i < n; i++)
-            norm[i] = ty_column_is_null(c, i) ? SORT_NULL_NORM
+            norm[i] = ty_column_is_null(c, i) ? PART__NORM_NULL
                                               : rank[mu_load_u32le(indices + (size_t)i * 4)];
         free(rank);
     } else if (!*exact) {
         for (uint32_t i = 0; i < n; i++) {
             size_t bytes;
             const uint8_t *data = ty_column_row_bytes(c, i, &bytes);
-            norm[i] = ty_column_is_null(c, i) ? SORT_NULL_NORM : sort_norm_prefix(data, bytes);
+            norm[i] = ty_column_is_null(c, i) ? PART__NORM_NULL : sort_norm_prefix(data, bytes);
         }
     } else if (cls != 0) {
         size_t width = ty_type_value_bytes(v);
         const uint8_t *values = ty_column_values(c);
         for (uint32_t i = 0; i < n; i++)
-            norm[i] = ty_column_is_null(c, i) ? SORT_NULL_NORM
-                                              : sort_norm_fixed(cls, v, values + i * width, width);
+            norm[i] = ty_column_is_null(c, i) ? PART__NORM_NULL
+                                              : part__norm_fixed(cls, v, values + (size_t)i * width, width);
     } else {
         *usable = false;
     }
     return 0;
+}
+
+/* Key columns 1.. of two rows (the first key compared equal). */
+static int sort_compare_rest(const ty_column *const *columns, const uint32_t *keys,
+                             uint32_t key_count, uint32_t x, uint32_t y) {
+    for (uint32_t k = 1; k < key_count; k++) {
+        const ty_column *column = columns[keys[k]];
+        int r = ty_column_compare_rows(column, x, column, y);
+        if (r != 0) return r;
+    }
+    return 0;
+}
+
+uint32_t part__first_unsorted(const ty_column *const *columns, const uint32_t *keys,
+                              uint32_t key_count, uint32_t from, uint32_t count) {
+    if (key_count == 0 || count < 2) return UINT32_MAX;
+    const ty_column *first = columns[keys[0]];
+    const ty_type *v = ty_type_strip_nullable(first->type);
+    char cls = part__norm_class(v, first->nullable);
+    if (cls == 0) {
+        sort_ctx c = {.columns = columns, .keys = keys, .key_count = key_count};
+        for (uint32_t row = from + 1; row < from + count; row++) {
+            if (sort_compare(&c, row - 1, row) > 0) return row;
+        }
+        return UINT32_MAX;
+    }
+    /* The first key as u64s, one pass, no call per row. */
+    size_t width = ty_type_value_bytes(v);
+    const uint8_t *values = ty_column_values(first);
+    uint64_t previous = ty_column_is_null(first, from)
+                            ? PART__NORM_NULL
+                            : part__norm_fixed(cls, v, values + (size_t)from * width, width);
+    for (uint32_t row = from + 1; row < from + count; row++) {
+        uint64_t current = ty_column_is_null(first, row)
+                               ? PART__NORM_NULL
+                               : part__norm_fixed(cls, v, values + (size_t)row * width, width);
+        if (current < previous) return row;
+        if (current == previous && key_count > 1 &&
+            sort_compare_rest(columns, keys, key_count, row - 1, row) > 0)
+            return row;
+        previous = current;
+    }
+    return UINT32_MAX;
 }
 
 static bool sort_is_sorted(const sort_ctx *c, uint32_t n) {
@@ -210,6 +200,23 @@ static bool sort_is_sorted(const sort_ctx *c, uint32_t n) {
         if (sort_compare(c, i - 1, i) > 0) return false;
     }
     return true;
+}
+
+/* Normalizes leading key columns while their types allow, into norm
+ * (SORT_NORM_KEYS_MAX arrays of row_count entries). */
+static int sort_normalize_keys(sort_ctx *c, uint32_t row_count, uint64_t *norm, mu_err *err) {
+    uint32_t limit = MU_MIN(c->key_count, SORT_NORM_KEYS_MAX);
+    for (uint32_t k = 0; k < limit; k++) {
+        uint64_t *out = norm + (size_t)k * row_count;
+        bool usable = false, exact = false;
+        int rc = sort_normalize(c->columns[c->keys[k]], row_count, out, &usable, &exact, err);
+        if (rc != 0) return rc;
+        if (!usable) break;
+        c->norm[k] = out;
+        c->exact[k] = exact;
+        c->norm_count = k + 1;
+    }
+    return 0;
 }
 
 int part_sort_permutation(const ty_column *const *columns, const uint32_t *key_column_indexes,
@@ -221,17 +228,12 @@ int part_sort_permutation(const ty_column *const *columns, const uint32_t *key_c
     for (uint32_t i = 0; i < row_count; i++) perm_out[i] = i;
     sort_ctx c = {.columns = columns, .keys = key_column_indexes, .key_count = key_count};
     if (row_count < 2 || key_count == 0) return 0;
-    uint64_t *norm = malloc((size_t)row_count * sizeof(uint64_t));
+    size_t norm_keys = MU_MIN(key_count, SORT_NORM_KEYS_MAX);
+    uint64_t *norm = malloc(norm_keys * row_count * sizeof(uint64_t));
     uint32_t *tmp = malloc((size_t)row_count * sizeof(uint32_t));
-    bool usable = false, exact = false;
     int rc = norm && tmp ? 0 : MU_ERR(err, MU_ENOMEM, "sort of %u rows: out of memory", row_count);
-    if (rc == 0)
-        rc = sort_normalize(columns[key_column_indexes[0]], row_count, norm, &usable, &exact, err);
-    if (rc == 0) {
-        c.norm = usable ? norm : NULL;
-        c.exact = exact;
-        if (!sort_is_sorted(&c, row_count)) sort_merge(&c, perm_out, tmp, row_count);
-    }
+    if (rc == 0) rc = sort_normalize_keys(&c, row_count, norm, err);
+    if (rc == 0 && !sort_is_sorted(&c, row_count)) sort_merge(&c, perm_out, tmp, row_count);
     MU_DEBUG_ASSERT(rc != 0 || sort_compare(&c, perm_out[0], perm_out[1]) <= 0);
     free(norm);
     free(tmp);

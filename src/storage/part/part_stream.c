@@ -93,7 +93,8 @@ static int stream_lc_reserve(part__encoder *e, uint32_t source_entries, uint32_t
         uint32_t *map = realloc(e->lc_map, (size_t)source_entries * sizeof(uint32_t));
         if (map != NULL) e->lc_map = map;
         uint32_t *stamp = map ? realloc(e->lc_stamp, (size_t)source_entries * 4) : NULL;
-        if (map == NULL || stamp == NULL) return MU_ERR(err, MU_ENOMEM, "part writer: out of memory");
+        if (map == NULL || stamp == NULL)
+            return MU_ERR(err, MU_ENOMEM, "part writer: out of memory");
         memset(stamp + e->lc_capacity, 0, (size_t)(source_entries - e->lc_capacity) * 4);
         e->lc_stamp = stamp;
         e->lc_capacity = source_entries;
@@ -310,7 +311,7 @@ static int decoder_validity(part__decoder *d, uint32_t rows, const uint8_t **bit
 
 static int decoder_strings(part__decoder *d, ty_column *c, uint32_t rows, const uint8_t *validity,
                            mu_err *err) {
-    const uint8_t *lengths, *bytes;
+    const uint8_t *lengths = NULL, *bytes = NULL;
     size_t lengths_bytes = 0, total_bytes = 0;
     int rc = decoder_next(d, (uint64_t)rows * 4, (uint64_t)rows * 4, &lengths, &lengths_bytes, err);
     if (rc != 0) return rc;
@@ -336,12 +337,12 @@ static int decoder_lc(part__decoder *d, ty_column *c, uint32_t rows, const uint8
     ty_column *dictionary = d->dictionaries[slot];
     ty_column_clear(dictionary);
     size_t width = ty_type_value_bytes(dictionary_type), bytes = 0;
-    const uint8_t *data;
+    const uint8_t *data = NULL;
     if (dictionary_type->kind == TY_STRING) {
         rc = decoder_next(d, 0, (uint64_t)rows * 4, &data, &bytes, err);
         uint32_t entries = (uint32_t)(bytes / 4);
         if (rc == 0 && bytes % 4 != 0) rc = decoder_corrupt(d, err, "dictionary size", bytes, 4);
-        const uint8_t *strings;
+        const uint8_t *strings = NULL;
         size_t total = 0;
         if (rc == 0) {
             uint64_t sum = decoder_sum_lengths(data, entries);
@@ -369,7 +370,7 @@ static int decoder_lc(part__decoder *d, ty_column *c, uint32_t rows, const uint8
 
 static int decoder_nested(part__decoder *d, ty_column *c, const ty_type *v, uint32_t rows,
                           unsigned depth, mu_err *err) {
-    const uint8_t *lengths;
+    const uint8_t *lengths = NULL;
     size_t bytes = 0;
     int rc = decoder_next(d, (uint64_t)rows * 4, (uint64_t)rows * 4, &lengths, &bytes, err);
     if (rc != 0) return rc;
@@ -400,7 +401,7 @@ static int decoder_column(part__decoder *d, ty_column *c, uint32_t rows, unsigne
         return decoder_nested(d, c, v, rows, depth, err);
     default: {
         uint64_t bytes = (uint64_t)rows * ty_type_value_bytes(v);
-        const uint8_t *values;
+        const uint8_t *values = NULL;
         size_t got = 0;
         rc = decoder_next(d, bytes, bytes, &values, &got, err);
         return rc ? rc : ty_column_append_fixed_raw(c, values, rows, validity, err);

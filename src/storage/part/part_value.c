@@ -123,8 +123,8 @@ static int value_get(value_reader *r, ty_column *c, unsigned depth) {
         if (flag == 1) return ty_column_append_null(c, r->err);
     }
     const ty_type *v = ty_type_strip_nullable(c->type);
-    const uint8_t *data;
-    size_t bytes;
+    const uint8_t *data = NULL;
+    size_t bytes = 0;
     int rc;
     switch (v->kind) {
     case TY_ARRAY:

@@ -36,6 +36,7 @@ struct part_writer {
     uint32_t key_count;
     uint32_t *key_columns;
     uint32_t granularity;
+    size_t flush_bytes;       /* per column, see PART__FLUSH_BUDGET_BYTES */
     uint32_t pending_rows;
     uint64_t row_count;
     uint32_t granule_count;
@@ -146,6 +147,9 @@ static int writer_set_schema(part_writer *w, const part_schema *schema, mu_err *
     if (w->columns == NULL || w->pending_list == NULL)
         return MU_ERR(err, MU_ENOMEM, "part writer: out of memory");
     w->column_count = schema->column_count;
+    w->flush_bytes = MU_MAX(PART__FLUSH_BYTES_MIN,
+                            MU_MIN(PART__FLUSH_BYTES_MAX,
+                                   PART__FLUSH_BUDGET_BYTES / schema->column_count));
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < schema->column_count; i++) {
         rc = writer_set_column(w, i, &schema->columns[i], err);
@@ -212,16 +216,6 @@ int part_writer_open(part_writer **writer_out, const char *tmp_dir, const part_s
 /* Append                                                              */
 /* ------------------------------------------------------------------ */
 
-static int writer_compare_keys(const part_writer *w, const ty_column *const *a, uint32_t row_a,
-                               const ty_column *const *b, uint32_t row_b) {
-    for (uint32_t k = 0; k < w->key_count; k++) {
-        uint32_t i = w->key_columns[k];
-        int c = ty_column_compare_rows(a[i], row_a, b[i], row_b);
-        if (c != 0) return c;
-    }
-    return 0;
-}
-
 /* Rows must not decrease, also across calls (previous_key). */
 static int writer_check_order(part_writer *w, const ty_column *const *columns, uint32_t from,
                               uint32_t count, mu_err *err) {
@@ -236,11 +230,10 @@ static int writer_check_order(part_writer *w, const ty_column *const *columns, u
                               "call's last row (column %.100s)", from, w->columns[i].def.name);
         }
     }
-    for (uint32_t row = from + 1; row < from + count; row++) {
-        if (writer_compare_keys(w, columns, row - 1, columns, row) > 0)
-            return MU_ERR(err, MU_EINVAL, "part writer: rows are not sorted by the key: row %u "
-                          "sorts before row %u", row, row - 1);
-    }
+    uint32_t row = part__first_unsorted(columns, w->key_columns, w->key_count, from, count);
+    if (row != UINT32_MAX)
+        return MU_ERR(err, MU_EINVAL, "part writer: rows are not sorted by the key: row %u "
+                      "sorts before row %u", row, row - 1);
     return 0;
 }
 
@@ -289,7 +282,7 @@ static int writer_granule_column(part_writer *w, writer_column *c, const ty_colu
     mu_store_u32le(mark + 12, mu_crc32c(0, c->out.data + start, size));
     rc = mu_buf_append(&w->marks, mark, sizeof(mark), err);
     if (rc == 0 && c->def.minmax) rc = part__minmax_granule(&c->minmax, source, from, count, err);
-    if (rc == 0 && c->out.length_bytes >= PART__FLUSH_BYTES) rc = writer_flush_column(w, c, err);
+    if (rc == 0 && c->out.length_bytes >= w->flush_bytes) rc = writer_flush_column(w, c, err);
     return rc;
 }
 
@@ -314,7 +307,8 @@ static int writer_granule(part_writer *w, const ty_column *const *columns, uint3
 
 static int writer_granule_from_pending(part_writer *w, mu_err *err) {
     int rc = writer_granule(w, w->pending_list, 0, w->pending_rows, err);
-    for (uint32_t i = 0; rc == 0 && i < w->column_count; i++) ty_column_clear(w->columns[i].pending);
+    for (uint32_t i = 0; rc == 0 && i < w->column_count; i++)
+        ty_column_clear(w->columns[i].pending);
     if (rc == 0) w->pending_rows = 0;
     return rc;
 }

@@ -86,7 +86,8 @@ static part__manifest sample_manifest(void) {
                         .lsn_max = 9, .level = 3, .row_count = 100, .granule_count = 2,
                         .index_granularity = 64, .has_ttl = true, .ttl_min = 1, .ttl_max = 2,
                         .column_count = 3, .columns = sample_columns, .key_count = 2,
-                        .key_columns = sample_keys, .key_first = (const uint8_t *)"\1\2", .key_first_bytes = 2,
+                        .key_columns = sample_keys, .key_first = (const uint8_t *)"\1\2",
+                        .key_first_bytes = 2,
                         .key_last = (const uint8_t *)"\3", .key_last_bytes = 1, .token_count = 2,
                         .tokens = sample_tokens, .file_count = 4, .files = sample_files};
     memset(m.table_uuid, 0xAB, 16);

@@ -64,9 +64,12 @@ static void test_multi_column_keys(void **state) {
                        pt_random_column("Nullable(String)", 5000),
                        pt_random_column("Int64", 5000)};
     uint32_t keys_a[3] = {0, 1, 3}, keys_b[2] = {2, 1}, keys_c[2] = {1, 0};
+    uint32_t keys_d[4] = {1, 2, 0, 3}, keys_e[5] = {1, 0, 1, 2, 3};
     sort_and_check(c, keys_a, 3, 5000);
     sort_and_check(c, keys_b, 2, 5000);
     sort_and_check(c, keys_c, 2, 5000);
+    sort_and_check(c, keys_d, 4, 5000); /* an inexact (String prefix) second key */
+    sort_and_check(c, keys_e, 5, 5000); /* more keys than are normalized */
     for (int i = 0; i < 4; i++) ty_column_destroy(c[i]);
 }
 

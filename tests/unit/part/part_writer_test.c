@@ -81,6 +81,13 @@ static void test_round_trip_every_type_whole(void **state) {
     round_trip_all(3001, 500, 3001);
 }
 
+static void test_round_trip_tiny_granules(void **state) {
+    (void)state;
+    round_trip_all(60, 1, 7);  /* one row per granule */
+    round_trip_all(64, 8, 64); /* an exact multiple */
+    round_trip_all(1, 3, 1);   /* one row */
+}
+
 static void test_round_trip_default_granularity(void **state) {
     (void)state;
     round_trip_all(20000, 0 + PART_INDEX_GRANULARITY_DEFAULT, 6000);
@@ -200,9 +207,11 @@ static void expect_codec_refused(const char *type_name, const part_codec_chain *
 
 static void test_codecs_refused(void **state) {
     (void)state;
-    part_codec_chain delta8 = {.step_count = 2, .steps = {{PART_CODEC_DELTA, 8}, {PART_CODEC_LZ4, 0}}};
+    part_codec_chain delta8 = {.step_count = 2,
+                               .steps = {{PART_CODEC_DELTA, 8}, {PART_CODEC_LZ4, 0}}};
     part_codec_chain gorilla2 = {.step_count = 1, .steps = {{PART_CODEC_GORILLA, 2}}};
-    part_codec_chain two_lz4 = {.step_count = 2, .steps = {{PART_CODEC_LZ4, 0}, {PART_CODEC_LZ4, 0}}};
+    part_codec_chain two_lz4 = {.step_count = 2,
+                                .steps = {{PART_CODEC_LZ4, 0}, {PART_CODEC_LZ4, 0}}};
     part_codec_chain empty = {.step_count = 0};
     expect_codec_refused("UInt32", &delta8);        /* width 8 on 4-byte values */
     expect_codec_refused("String", &delta8);        /* transforms need fixed width */
@@ -494,6 +503,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_round_trip_every_type_in_chunks, pt_setup,
                                         pt_teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_every_type_whole, pt_setup, pt_teardown),
+        cmocka_unit_test_setup_teardown(test_round_trip_tiny_granules, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_round_trip_default_granularity, pt_setup,
                                         pt_teardown),
         cmocka_unit_test_setup_teardown(test_granularity_edges, pt_setup, pt_teardown),

@@ -141,6 +141,8 @@ static void test_fixed_raw(void **state) {
     assert_int_equal(ty_column_append_fixed_raw(s, "ab", 2, NULL, &err), MU_ETYPE);
     assert_int_equal(ty_column_row_count(b) + ty_column_row_count(e), 4);
     ty_column *ne = tu_column("Nullable(Enum8('a' = 1, 'b' = 5))");
+    assert_int_equal(ty_column_append_fixed_raw(ne, NULL, 0, NULL, &err), 0); /* empty */
+    assert_int_equal(ty_column_append_fixed_raw(ne, "", 0, &validity, &err), 0);
     const uint8_t none_valid = 0;
     assert_int_equal(ty_column_append_fixed_raw(ne, "\5", 1, &none_valid, &err), MU_ECORRUPT);
     assert_int_equal(ty_column_append_fixed_raw(ne, "\1", 1, &none_valid, &err), 0);

@@ -1,0 +1,1 @@
+SELECT db.t.a FROM db.t

@@ -1,0 +1,1 @@
+SELECT number FROM numbers(10) AS n WHERE n.number % 2 = 0

@@ -1,0 +1,1 @@
+SELECT a FROM t PREWHERE b = 1 WHERE c = 2

@@ -1,0 +1,1 @@
+SELECT a, count() FROM t GROUP BY a WITH TOTALS

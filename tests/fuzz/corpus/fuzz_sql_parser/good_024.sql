@@ -1,0 +1,1 @@
+SELECT a, count() AS c FROM t GROUP BY a HAVING c > 10

@@ -1,0 +1,1 @@
+SELECT 1 SETTINGS max_threads = 1

@@ -1,0 +1,1 @@
+SELECT 1 SETTINGS max_threads = 1, readonly = 1, s = 'x'

@@ -1,0 +1,1 @@
+WITH x AS (SELECT 1), y AS (SELECT 2) SELECT * FROM x, y

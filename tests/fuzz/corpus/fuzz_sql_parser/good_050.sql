@@ -1,0 +1,1 @@
+WITH (SELECT max(a) FROM t) AS m SELECT m

@@ -1,0 +1,1 @@
+WITH a AS b SELECT b

@@ -1,0 +1,1 @@
+WITH `x y` AS (SELECT 1) SELECT * FROM `x y`

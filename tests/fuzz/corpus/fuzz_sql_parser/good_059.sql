@@ -1,0 +1,1 @@
+SELECT * FROM a FULL OUTER JOIN b USING (id, k)

@@ -1,0 +1,1 @@
+SELECT * FROM a ASOF JOIN b ON a.id = b.id AND a.t >= b.t

@@ -1,0 +1,1 @@
+SELECT * FROM a AS x JOIN b AS y ON x.id = y.id JOIN c ON c.id = y.id

@@ -1,0 +1,1 @@
+SELECT * FROM a JOIN (SELECT id FROM b) AS s ON a.id = s.id

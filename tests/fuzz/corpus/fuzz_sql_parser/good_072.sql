@@ -1,0 +1,1 @@
+SELECT * FROM a JOIN numbers(3) AS n ON a.id = n.number

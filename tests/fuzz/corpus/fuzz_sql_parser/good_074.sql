@@ -1,0 +1,1 @@
+SELECT x FROM t ARRAY JOIN arr x, arr2 AS y

@@ -1,0 +1,1 @@
+SELECT x FROM t LEFT ARRAY JOIN arr AS x

@@ -1,0 +1,1 @@
+SELECT x FROM t ARRAY JOIN arr AS x JOIN u ON u.v = x

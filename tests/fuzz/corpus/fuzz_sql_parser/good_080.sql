@@ -1,0 +1,1 @@
+SELECT inf, nan, -inf

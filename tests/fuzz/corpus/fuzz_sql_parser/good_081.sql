@@ -1,0 +1,1 @@
+SELECT NULL, true, false, TRUE, FALSE

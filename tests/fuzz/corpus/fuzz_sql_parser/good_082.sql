@@ -1,0 +1,1 @@
+SELECT 'abc', '', 'it''s', 'a\'b', 'x\\y'

@@ -1,0 +1,1 @@
+SELECT 'a\nb\tc\0d', '\x41\x7a'

@@ -1,0 +1,1 @@
+SELECT {x:UInt32}, {name: String}, {arr:Array(Nullable(String))}

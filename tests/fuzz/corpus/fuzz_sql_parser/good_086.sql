@@ -1,0 +1,1 @@
+SELECT {d:DateTime64(3, 'UTC')}

@@ -1,0 +1,1 @@
+SELECT a = 1 AND (b = 2 OR c = 3)

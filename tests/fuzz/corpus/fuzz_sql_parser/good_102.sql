@@ -1,0 +1,1 @@
+SELECT a IN (1, 2, 3), a NOT IN (1), b IN t, c IN (SELECT x FROM u)

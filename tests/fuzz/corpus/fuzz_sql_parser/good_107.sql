@@ -1,0 +1,1 @@
+SELECT NOT a IS NULL

@@ -1,0 +1,1 @@
+SELECT arrayMap(x -> x * 2, [1, 2, 3])

@@ -1,0 +1,1 @@
+SELECT arrayMap((x, y) -> x + y, a, b)

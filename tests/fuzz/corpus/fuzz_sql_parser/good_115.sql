@@ -1,0 +1,1 @@
+SELECT arrayFilter(x -> x > 1 AND x < 5, arr)

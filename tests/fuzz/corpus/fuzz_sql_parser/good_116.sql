@@ -1,0 +1,1 @@
+SELECT arrayMap(x -> arrayMap(y -> x + y, b), a)

@@ -1,0 +1,1 @@
+SELECT a::Int32, '1'::UInt8, x::Array(Nullable(String)), (-1)::Int8

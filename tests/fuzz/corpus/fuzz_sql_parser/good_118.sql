@@ -1,0 +1,1 @@
+SELECT a::Decimal(10,2)

@@ -1,0 +1,1 @@
+SELECT CAST(a AS String), CAST(a AS Nullable(Int64)), cast(1, 'UInt8')

@@ -1,0 +1,1 @@
+SELECT CAST(x AS DateTime64(3, 'Europe/Berlin'))

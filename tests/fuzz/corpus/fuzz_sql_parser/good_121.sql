@@ -1,0 +1,1 @@
+SELECT arr[1], arr[1][2], m['key'], t.1, tup.2.1, f(x).1, (1, 2).2

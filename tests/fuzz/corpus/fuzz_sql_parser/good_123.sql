@@ -1,0 +1,1 @@
+SELECT d + INTERVAL (n * 2) WEEK

@@ -1,0 +1,1 @@
+SELECT EXTRACT(YEAR FROM d), extract(DAY FROM now())

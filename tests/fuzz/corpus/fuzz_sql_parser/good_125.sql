@@ -1,0 +1,1 @@
+SELECT extract(s, '[0-9]+')

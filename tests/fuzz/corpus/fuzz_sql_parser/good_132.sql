@@ -1,0 +1,1 @@
+SELECT count(), count(*), count(DISTINCT a), count(ALL a)

@@ -1,0 +1,1 @@
+SELECT quantile(0.5)(x), quantiles(0.5, 0.9)(x), topK(10)(s)

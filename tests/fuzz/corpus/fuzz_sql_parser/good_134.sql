@@ -1,0 +1,1 @@
+SELECT sumIf(x, y > 0), countIf(DISTINCT x, y)

@@ -1,0 +1,1 @@
+SELECT any(x), anyLast(x), left(s, 2), right(s, 3), if(a, b, c)

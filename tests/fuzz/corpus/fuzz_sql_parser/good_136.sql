@@ -1,0 +1,1 @@
+SELECT f(x AS y, y + 1)

@@ -1,0 +1,1 @@
+SELECT exists(SELECT 1)

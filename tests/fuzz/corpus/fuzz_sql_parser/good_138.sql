@@ -1,0 +1,1 @@
+SELECT (SELECT 1), (SELECT max(x) FROM t) + 1

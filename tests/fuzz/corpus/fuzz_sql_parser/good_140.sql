@@ -1,0 +1,1 @@
+SELECT toStartOfInterval(ts, INTERVAL 1 HOUR) AS h, count() FROM t GROUP BY h ORDER BY h

@@ -1,0 +1,1 @@
+SELECT format('{}', 1), array(1, 2), array(1)

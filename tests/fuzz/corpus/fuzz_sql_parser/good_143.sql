@@ -1,0 +1,1 @@
+SELECT a FROM t WHERE (a, b) IN ((1, 2), (3, 4))

@@ -1,0 +1,1 @@
+SELECT sum(x) / count() AS avg FROM t WHERE ts >= now() - INTERVAL 1 DAY GROUP BY k

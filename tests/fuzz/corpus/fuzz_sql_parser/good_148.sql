@@ -1,0 +1,1 @@
+SELECT x FROM t WHERE x = {p:String} LIMIT {n:UInt32}

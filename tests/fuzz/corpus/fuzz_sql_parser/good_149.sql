@@ -1,0 +1,1 @@
+SELECT /* comment */ 1 -- trailing

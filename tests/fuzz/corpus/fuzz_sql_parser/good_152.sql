@@ -1,0 +1,1 @@
+SELECT `weird``name`, `back\`tick`

@@ -1,0 +1,1 @@
+SELECT nullIf(a, ''), coalesce(a, b, 0)

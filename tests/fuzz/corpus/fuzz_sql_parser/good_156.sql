@@ -1,0 +1,1 @@
+SELECT `null`, `true`, `inf`, `index`, `default` FROM t

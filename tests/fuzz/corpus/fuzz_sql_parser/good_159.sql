@@ -1,0 +1,1 @@
+INSERT INTO db.t (a, b) VALUES (1, 2), (3, 4)

@@ -1,0 +1,3 @@
+INSERT INTO t (a) FORMAT CSV
+1
+2

@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS db.t (a UInt64, b String) ENGINE = MergeTree ORDER BY (a, b)

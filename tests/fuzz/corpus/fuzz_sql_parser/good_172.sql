@@ -1,0 +1,1 @@
+CREATE TABLE t (ts DateTime, v Float64) ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY ts

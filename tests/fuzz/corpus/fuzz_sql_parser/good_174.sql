@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8, b UInt8) ENGINE = MergeTree PRIMARY KEY a ORDER BY (a, b)

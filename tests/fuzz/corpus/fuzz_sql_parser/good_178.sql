@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8 DEFAULT 1, b UInt8 MATERIALIZED a * 2, c UInt8 ALIAS a + b) ENGINE = MergeTree ORDER BY a

@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8 COMMENT 'the a', b String CODEC(ZSTD(3))) ENGINE = Memory

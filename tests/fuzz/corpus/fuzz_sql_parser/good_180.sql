@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8 CODEC(Delta, LZ4)) ENGINE = MergeTree ORDER BY a

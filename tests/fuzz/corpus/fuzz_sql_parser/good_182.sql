@@ -1,0 +1,1 @@
+CREATE TABLE t (a Nullable(String), b Array(LowCardinality(String)), c Map(String, UInt64), d Tuple(x UInt8, y String)) ENGINE = Memory

@@ -1,0 +1,1 @@
+CREATE TABLE t (e Enum8('a' = 1, 'b' = -2), d Decimal(10, 2), ts DateTime64(3, 'UTC')) ENGINE = Memory

@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8, x DEFAULT now()) ENGINE = Memory

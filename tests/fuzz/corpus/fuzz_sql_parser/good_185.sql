@@ -1,0 +1,1 @@
+CREATE TABLE t (s String, INDEX idx s TYPE bloom_filter(0.01) GRANULARITY 4) ENGINE = MergeTree ORDER BY s

@@ -1,0 +1,1 @@
+CREATE TABLE t (s String, n UInt32, INDEX i1 n TYPE minmax GRANULARITY 1, INDEX i2 lower(s) TYPE tokenbf_v1(256, 2, 0)) ENGINE = MergeTree ORDER BY n

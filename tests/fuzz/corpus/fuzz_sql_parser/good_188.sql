@@ -1,0 +1,1 @@
+CREATE TABLE t (x UInt8) ENGINE = MergeTree ORDER BY x AS SELECT 1

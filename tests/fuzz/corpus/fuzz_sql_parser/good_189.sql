@@ -1,0 +1,1 @@
+CREATE TABLE t ENGINE = MergeTree ORDER BY x AS SELECT number AS x FROM numbers(10)

@@ -1,0 +1,1 @@
+CREATE TABLE `my db`.`my table` (`col 1` UInt8) ENGINE = Memory

@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8) ENGINE = ReplacingMergeTree(ver) ORDER BY a

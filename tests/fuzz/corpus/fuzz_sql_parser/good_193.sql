@@ -1,0 +1,1 @@
+CREATE TABLE t (a UInt8) ENGINE = MergeTree SETTINGS a = 1 ORDER BY a

@@ -1,0 +1,1 @@
+RENAME TABLE db.a TO db.b, c TO d

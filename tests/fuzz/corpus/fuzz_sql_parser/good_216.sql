@@ -1,0 +1,1 @@
+ALTER TABLE t MODIFY SETTING merge_max = 5, other = 'x'

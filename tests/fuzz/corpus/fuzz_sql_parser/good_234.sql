@@ -1,0 +1,1 @@
+SET max_threads = 4

@@ -1,0 +1,1 @@
+DELETE FROM db.t WHERE a IN (SELECT x FROM u)

@@ -1,0 +1,1 @@
+SYSTEM FLUSH TABLE db.t

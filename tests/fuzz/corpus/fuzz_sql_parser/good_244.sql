@@ -1,0 +1,1 @@
+KILL QUERY WHERE query_id = 'abc'

@@ -1,0 +1,1 @@
+KILL QUERY WHERE user = 'x' SYNC

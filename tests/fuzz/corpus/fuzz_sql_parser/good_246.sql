@@ -1,0 +1,1 @@
+sElEcT a FrOm t wHeRe a iS nOt NuLl

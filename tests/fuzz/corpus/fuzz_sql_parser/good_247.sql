@@ -1,0 +1,1 @@
+select distinct on_time from t

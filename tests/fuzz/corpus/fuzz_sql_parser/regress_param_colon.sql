@@ -1,0 +1,1 @@
+SELECT {x:UIot32}, {namee: St@ring}, {arPr:AString}, {ar: :rSt@nrgtam}
