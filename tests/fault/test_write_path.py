@@ -26,10 +26,16 @@ pytestmark = pytest.mark.skipif(not DRIVER, reason="MUSCLES_WAL_DRIVER not set (
 needs_failpoints = pytest.mark.skipif(not FAILPOINTS, reason="needs -DMUSCLES_FAILPOINTS=ON")
 
 
-def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True, thread_base=0):
+def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True, thread_base=0,
+                 flush_rows=None):
     env = dict(os.environ)
     env.pop("MUSCLES_FAILPOINTS", None)
     env["WAL_DRIVER_THREAD_BASE"] = str(thread_base)
+    if flush_rows is not None:
+        # Flush by row count only, so the number of flushes does not depend
+        # on how fast this machine is right now.
+        env["WAL_DRIVER_FLUSH_ROWS"] = str(flush_rows)
+        env["WAL_DRIVER_FLUSH_INTERVAL_MS"] = "0"
     if not flush:
         env["WAL_DRIVER_FLUSH_ROWS"] = "1000000000"
         env["WAL_DRIVER_FLUSH_INTERVAL_MS"] = "0"

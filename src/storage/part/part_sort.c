@@ -143,9 +143,11 @@ static int sort_normalize(const ty_column *c, uint32_t n, uint64_t *norm, bool *
     } else if (cls != 0) {
         size_t width = ty_type_value_bytes(v);
         const uint8_t *values = ty_column_values(c);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *value = values + (size_t)i * width;
             norm[i] = ty_column_is_null(c, i) ? PART__NORM_NULL
-                                              : part__norm_fixed(cls, v, values + (size_t)i * width, width);
+                                              : part__norm_fixed(cls, v, value, width);
+        }
     } else {
         *usable = false;
     }
