@@ -37,10 +37,19 @@ def repo_root():
 
 
 def free_port():
-    """A port that was free a moment ago (the kernel picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port that was free a moment ago, chosen below Linux's ephemeral
+    range (32768-60999) so that outgoing connections of parallel tests
+    cannot take it between this check and the server's bind."""
+    import random
+    for _ in range(200):
+        port = random.randint(20000, 32000)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("no free port in 20000-32000")
 
 
 def clean_env(extra=None):
@@ -178,11 +187,23 @@ class MusclesServer:
 
     def start(self, wait_ready=True):
         binary = muscles_bin()
-        self.log_file = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([binary] + self.args, env=clean_env(self.env),
-                                     stdout=self.log_file, stderr=subprocess.STDOUT)
-        if wait_ready:
-            self.wait_ready()
+        for attempt in range(3):
+            self.log_file = open(self.log_path, "wb")
+            self.proc = subprocess.Popen([binary] + self.args, env=clean_env(self.env),
+                                         stdout=self.log_file, stderr=subprocess.STDOUT)
+            if not wait_ready:
+                return self
+            try:
+                self.wait_ready()
+                return self
+            except AssertionError:
+                # Another process took the port between free_port() and the
+                # bind: try a new one (only a port conflict is retried).
+                if attempt == 2 or self.proc.poll() is None or "in use" not in self.log():
+                    raise
+                self.log_file.close()
+                self.port = free_port()
+                self.env["MUSCLES_HTTP_PORT"] = str(self.port)
         return self
 
     def log(self):
