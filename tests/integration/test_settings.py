@@ -123,6 +123,7 @@ def test_ipv6_listen_host(make_server):
         pytest.skip("no IPv6 loopback on this host")
     srv = make_server(env={"MUSCLES_HTTP_LISTEN_HOST": "::1"}, wait_ready=False)
     srv.wait_log(r"event=http\.listen addr=::1 port=%d" % srv.port)
+    srv.wait_log(r"event=server\.ready")  # /ready answers 503 until storage is open
     with socket.create_connection(("::1", srv.port), timeout=5) as s:
         s.sendall(b"GET /ready HTTP/1.1\r\nConnection: close\r\n\r\n")
         data = b""
