@@ -24,15 +24,16 @@
  *               type, back to back. Streams (pre-order over the type):
  *                 Nullable(T)        validity bitmap, then T's streams
  *                 fixed width, FixedString   values
- *                 String             u32 lengths, bytes
- *                 Array(E)           u32 lengths, then E's over the elements
- *                 Map(K, V)          u32 lengths, K's streams, V's streams
+ *                 String             lengths, bytes
+ *                 Array(E)           lengths, then E's over the elements
+ *                 Map(K, V)          lengths, K's streams, V's streams
  *                 LowCardinality(T)  [validity], the granule's dictionary
  *                                    (T's streams without NULLs), indices
  *                                    of 1, 2 or 4 bytes (raw size / rows)
  *               Values streams (and LC indices) use the column's chain;
  *               validity, lengths and dictionaries use its compressor only
- *               (LZ4 if the chain has none).
+ *               (LZ4 if the chain has none). Lengths are 1, 2 or 4
+ *               bytes each, the narrowest for the granule (raw size / n).
  *   marks       "MUMK", header, per granule {u32 rows, per column {u64
  *               offset, u32 size, u32 crc32c of the granule's bytes}},
  *               then per granule its first sort key, then crc32c.

@@ -70,17 +70,29 @@ static int stream_put_validity(part__encoder *e, const ty_column *c, uint32_t fr
     return stream_put(e, aux, dst, bytes, out, err);
 }
 
-/* u32 lengths of rows [from, from + count) from the offsets. */
+/* Lengths of rows [from, from + count) from the offsets, each in the
+ * narrowest of 1, 2 or 4 bytes that holds the granule's longest (the
+ * reader derives the width from the stream's size): most strings and
+ * arrays are short, and a stream of small u32s compresses poorly. */
 static int stream_put_lengths(part__encoder *e, const ty_column *c, uint32_t from,
                               uint32_t count, const part_codec_chain *aux, mu_buf *out,
                               mu_err *err) {
-    mu_buf_clear(&e->lengths);
-    int rc = mu_buf_reserve(&e->lengths, (size_t)count * 4, err);
-    if (rc != 0) return rc;
     const uint32_t *offsets = ty_column_offsets(c);
+    uint32_t longest = 0;
     for (uint32_t i = 0; i < count; i++)
-        mu_store_u32le(e->lengths.data + (size_t)i * 4, offsets[from + i + 1] - offsets[from + i]);
-    return stream_put(e, aux, e->lengths.data, (size_t)count * 4, out, err);
+        longest = MU_MAX(longest, offsets[from + i + 1] - offsets[from + i]);
+    size_t width = longest <= UINT8_MAX ? 1 : longest <= UINT16_MAX ? 2 : 4;
+    mu_buf_clear(&e->lengths);
+    int rc = mu_buf_reserve(&e->lengths, (size_t)count * width, err);
+    if (rc != 0) return rc;
+    uint8_t *dst = e->lengths.data;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t length = offsets[from + i + 1] - offsets[from + i];
+        if (width == 1) dst[i] = (uint8_t)length;
+        else if (width == 2) mu_store_u16le(dst + (size_t)i * 2, (uint16_t)length);
+        else mu_store_u32le(dst + (size_t)i * 4, length);
+    }
+    return stream_put(e, aux, dst, (size_t)count * width, out, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -301,6 +313,39 @@ static uint64_t decoder_sum_lengths(const uint8_t *lengths, uint32_t count) {
     return total;
 }
 
+/* Reads a per-row lengths stream (1, 2 or 4 bytes per row, see
+ * stream_put_lengths) and widens it in place to u32 in its own stream
+ * buffer, which stays valid while later streams are decoded. */
+static int decoder_lengths(part__decoder *d, uint32_t rows, const uint8_t **lengths_out,
+                           mu_err *err) {
+    const uint8_t *data = NULL;
+    size_t bytes = 0;
+    int rc = decoder_next(d, rows, (uint64_t)rows * 4, &data, &bytes, err);
+    if (rc != 0 || rows == 0) {
+        *lengths_out = data;
+        return rc;
+    }
+    size_t width = bytes / rows;
+    if ((width != 1 && width != 2 && width != 4) || width * rows != bytes)
+        return decoder_corrupt(d, err, "lengths stream size", bytes, rows);
+    if (width == 4) {
+        *lengths_out = data;
+        return 0;
+    }
+    mu_buf *buf = &d->streams[d->stream_index - 1];
+    rc = mu_buf_reserve(buf, (size_t)rows * 4 - bytes, err);
+    if (rc != 0) return rc;
+    uint8_t *p = buf->data;
+    /* Back to front: entry i is read before any wider entry lands on it. */
+    for (uint32_t i = rows; i-- > 0;) {
+        uint32_t length = width == 1 ? p[i] : mu_load_u16le(p + (size_t)i * 2);
+        mu_store_u32le(p + (size_t)i * 4, length);
+    }
+    buf->length_bytes = (size_t)rows * 4;
+    *lengths_out = p;
+    return 0;
+}
+
 static int decoder_validity(part__decoder *d, uint32_t rows, const uint8_t **bits, mu_err *err) {
     size_t bytes = 0, expected = ((size_t)rows + 7) / 8;
     int rc = decoder_next(d, expected, expected, bits, &bytes, err);
@@ -312,8 +357,8 @@ static int decoder_validity(part__decoder *d, uint32_t rows, const uint8_t **bit
 static int decoder_strings(part__decoder *d, ty_column *c, uint32_t rows, const uint8_t *validity,
                            mu_err *err) {
     const uint8_t *lengths = NULL, *bytes = NULL;
-    size_t lengths_bytes = 0, total_bytes = 0;
-    int rc = decoder_next(d, (uint64_t)rows * 4, (uint64_t)rows * 4, &lengths, &lengths_bytes, err);
+    size_t total_bytes = 0;
+    int rc = decoder_lengths(d, rows, &lengths, err);
     if (rc != 0) return rc;
     uint64_t total = decoder_sum_lengths(lengths, rows);
     rc = decoder_next(d, total, total, &bytes, &total_bytes, err);
@@ -371,8 +416,7 @@ static int decoder_lc(part__decoder *d, ty_column *c, uint32_t rows, const uint8
 static int decoder_nested(part__decoder *d, ty_column *c, const ty_type *v, uint32_t rows,
                           unsigned depth, mu_err *err) {
     const uint8_t *lengths = NULL;
-    size_t bytes = 0;
-    int rc = decoder_next(d, (uint64_t)rows * 4, (uint64_t)rows * 4, &lengths, &bytes, err);
+    int rc = decoder_lengths(d, rows, &lengths, err);
     if (rc != 0) return rc;
     uint64_t total = decoder_sum_lengths(lengths, rows);
     uint32_t have = ty_column_row_count(ty_column_child(c, 0));
