@@ -57,12 +57,13 @@ static int gather_strings(ty_column *dst, const ty_column *src, const uint32_t *
     if (rc == 0) rc = ty__buffer_reserve(&dst->values, dst->tracker, (size_t)total, err);
     if (rc != 0) return rc;
     uint8_t *out_offsets = dst->offsets.data + dst->offsets.length_bytes;
-    uint8_t *out_bytes = dst->values.data + dst->values.length_bytes;
+    /* With no bytes at all (only empty strings) values.data may be NULL. */
+    uint8_t *out_bytes = total > 0 ? dst->values.data + dst->values.length_bytes : NULL;
     uint32_t end = base;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t start = mu_load_u32le(offsets + (size_t)rows[i] * 4);
         uint32_t bytes = mu_load_u32le(offsets + (size_t)rows[i] * 4 + 4) - start;
-        memcpy(out_bytes + (end - base), src->values.data + start, bytes);
+        if (bytes > 0) memcpy(out_bytes + (end - base), src->values.data + start, bytes);
         end += bytes;
         mu_store_u32le(out_offsets + (size_t)i * 4, end);
     }
@@ -85,6 +86,7 @@ int ty_column_append_gather(ty_column *dst, const ty_column *src, const uint32_t
                       TY_COLUMN_ROWS_MAX);
     }
     for (uint32_t i = 0; i < count; i++) MU_ASSERT(rows[i] < src->row_count);
+    if (count == 0) return 0;
     if (!dst->nullable && dst->type->kind == TY_STRING) {
         return gather_strings(dst, src, rows, count, err);
     }

@@ -61,6 +61,23 @@ static void test_gather_every_shape(void **state) {
     mu_arena_destroy(arena);
 }
 
+/* Only empty strings: the bytes buffer may never be allocated. */
+static void test_gather_empty_strings(void **state) {
+    (void)state;
+    mu_err err;
+    ty_column *src = NULL, *dst = NULL;
+    assert_int_equal(ty_column_create(ty_type_builtin(TY_STRING), NULL, &src, &err), 0);
+    assert_int_equal(ty_column_create(ty_type_builtin(TY_STRING), NULL, &dst, &err), 0);
+    for (int i = 0; i < 3; i++) assert_int_equal(ty_column_append_bytes(src, "", 0, &err), 0);
+    const uint32_t rows[] = {2, 0, 1};
+    assert_int_equal(ty_column_append_gather(dst, src, rows, 0, &err), 0);
+    assert_int_equal(ty_column_append_gather(dst, src, rows, 3, &err), 0);
+    assert_int_equal(ty_column_row_count(dst), 3);
+    assert_int_equal(ty_column_validate(dst, &err), 0);
+    ty_column_destroy(src);
+    ty_column_destroy(dst);
+}
+
 static void test_gather_type_mismatch(void **state) {
     (void)state;
     mu_err err;
@@ -80,6 +97,7 @@ static void test_gather_type_mismatch(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gather_every_shape),
+        cmocka_unit_test(test_gather_empty_strings),
         cmocka_unit_test(test_gather_type_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
