@@ -355,7 +355,35 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
     return rc;
 }
 
-/* Flushes one sealed memtable: parts, commit, version swap, checkpoint. */
+static void flush_discard_parts(table_part_ref **refs, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        atomic_store(&refs[i]->obsolete, true);
+        table_part_ref_release(refs[i]);
+    }
+}
+
+/* Commits the flush of LSNs up to max_lsn. Returns 0 when flushed_lsn now
+ * says max_lsn; *certain is false when the rename happened but its
+ * directory fsync failed: the commit may not survive a crash, so the WAL
+ * must keep the records (a later commit makes them durable). */
+static int flush_commit(table *t, uint64_t max_lsn, bool *certain, mu_err *err) {
+    *certain = true;
+    int rc = flushed_lsn_write(t, max_lsn, err);
+    if (rc == 0) return 0;
+    uint64_t on_disk = 0;
+    mu_err reread;
+    if (table__flushed_lsn_read(t, &on_disk, &reread) == 0 && on_disk == max_lsn) {
+        mu_log_err(MU_LOG_WARN, "table.flush_commit_unsynced", err);
+        *certain = false;
+        return 0;
+    }
+    return rc;
+}
+
+/* Flushes one sealed memtable: parts, commit, version swap, checkpoint.
+ * The next version is built before the commit, so nothing can fail
+ * between the commit and the swap (a committed flush whose memtable stayed
+ * in the version would show its rows twice). */
 static int flush_memtable(table *t, table_memtable_ref *sealed, mu_err *err) {
     flush_rows rows = {0};
     table_part_ref **refs = NULL;
@@ -364,22 +392,26 @@ static int flush_memtable(table *t, table_memtable_ref *sealed, mu_err *err) {
     if (memtable_row_count(sealed->mem) > 0) {
         rc = flush_rows_gather(t, sealed->mem, &rows, err);
         if (rc == 0) rc = flush_write_parts(t, &rows, &refs, &count, err);
-        if (rc == 0) rc = flushed_lsn_write(t, rows.max_lsn, err);
-        if (rc != 0 && refs != NULL) {
-            for (uint32_t i = 0; i < count; i++) {
-                atomic_store(&refs[i]->obsolete, true);
-                table_part_ref_release(refs[i]);
-            }
-        }
     }
     table_version *next = NULL;
-    if (rc == 0) rc = table__version_derive(t, refs, count, sealed, NULL, &next, err);
+    if (rc == 0) {
+        rc = table__version_derive(t, refs, count, sealed, NULL, &next, err);
+        if (rc != 0) flush_discard_parts(refs, count); /* not consumed on failure */
+    }
+    bool certain = true;
+    if (rc == 0 && count > 0) {
+        rc = flush_commit(t, rows.max_lsn, &certain, err);
+        if (rc != 0) {
+            for (uint32_t i = 0; i < count; i++) atomic_store(&refs[i]->obsolete, true);
+            table_version_release(next); /* drops the new parts, deleting them */
+        }
+    }
     free(refs);
     if (rc == 0) {
         table__version_install(t, next);
         if (rows.max_lsn > t->parts_max_lsn) t->parts_max_lsn = rows.max_lsn;
         MU_CRASHPOINT("table.flush.before_checkpoint");
-        rc = wal_truncate_before(t->log, t->parts_max_lsn + 1, err);
+        if (certain) rc = wal_truncate_before(t->log, t->parts_max_lsn + 1, err);
         MU_CRASHPOINT("table.flush.after_checkpoint");
     }
     flush_rows_deinit(t, &rows);

@@ -167,3 +167,20 @@ def test_part_with_damaged_manifest_is_detached(tmp_path):
     assert not victim.exists()
     # The other parts still read cleanly.
     assert "errors=0" in out.splitlines()[-1], out
+
+
+@needs_failpoints
+def test_unsynced_commit_keeps_the_wal(tmp_path):
+    """The commit's rename happened but its directory fsync failed: the flush
+    counts as done for readers, the WAL keeps the records until a later
+    commit syncs, and a kill -9 then loses nothing."""
+    data_dir = tmp_path / "table"
+    # Per flush commit: open, write, fsync, rename, directory fsync (hit 5).
+    proc = start_append(data_dir, threads=4, batches=60, failpoints="table.flushed_lsn=error@5x1",
+                        flush_rows=1000)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    acked, errors = parse_acks(out)
+    assert not errors, errors[:3]
+    assert "table.flush_commit_unsynced" in err.decode(), err.decode()[-2000:]
+    verify(data_dir, acked, tmp_path)
