@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/io.h"
 #include "storage/table_int.h"
@@ -282,7 +283,10 @@ static int flush_write_part(table *t, const flush_rows *r, const mu_buf *partiti
     if (rc == 0) {
         rc = part_publish(tmp_dir, final_dir, err);
         mu_err ignored;
+        /* Uncommitted either way (the WAL holds the rows): remove whichever
+         * name the part has, so the next round can write it again. */
         if (rc != 0) io_remove_tree(tmp_dir, NULL, &ignored);
+        if (rc != 0 && access(final_dir, F_OK) == 0) part_dir_remove(final_dir, &ignored);
     }
     table_part_ref *ref = NULL;
     if (rc == 0) {

@@ -184,3 +184,20 @@ def test_unsynced_commit_keeps_the_wal(tmp_path):
     assert not errors, errors[:3]
     assert "table.flush_commit_unsynced" in err.decode(), err.decode()[-2000:]
     verify(data_dir, acked, tmp_path)
+
+
+@needs_failpoints
+def test_failed_publish_fsync_is_retried_under_the_same_name(tmp_path):
+    """The part's rename happened but the parent fsync failed: the flush
+    fails, the published-but-uncommitted part is removed, and the next round
+    writes it again (it must not be stuck on an existing name)."""
+    data_dir = tmp_path / "table"
+    proc = start_append(data_dir, threads=4, batches=60, failpoints="part.fsync_dir=error@3x1",
+                        flush_rows=1000)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    acked, errors = parse_acks(out)
+    assert not errors, errors[:3]
+    assert "table.flush_failed" in err.decode(), err.decode()[-2000:]
+    assert "flushed_lsn" in {p.name for p in (data_dir / "parts").iterdir()}
+    verify(data_dir, acked, tmp_path)
