@@ -1,0 +1,93 @@
+/* formats.h: the interface of the text formats module: writers that
+ * append a ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse
+ * renders TabSeparated, TabSeparatedRaw, TabSeparatedWithNames[AndTypes],
+ * CSV, CSVWithNames[AndTypes] and JSONEachRow, and a streaming reader that
+ * parses TabSeparated / CSV (and WithNames variants) input, fed chunk by
+ * chunk, into the columns of a caller-supplied ty_batch.
+ * Byte-level rules: docs reference clickhouse-compat.md section 2.
+ */
+#ifndef MUSCLES_FORMATS_H
+#define MUSCLES_FORMATS_H
+
+#include "base/base.h"
+#include "types/types.h"
+
+typedef enum fmt_kind {
+    FMT_UNKNOWN = 0,
+    FMT_TSV,                       /* TabSeparated, TSV */
+    FMT_TSV_RAW,                   /* TabSeparatedRaw, TSVRaw */
+    FMT_TSV_WITH_NAMES,            /* TabSeparatedWithNames, TSVWithNames */
+    FMT_TSV_WITH_NAMES_AND_TYPES,  /* TabSeparatedWithNamesAndTypes, TSVWithNamesAndTypes */
+    FMT_CSV,
+    FMT_CSV_WITH_NAMES,
+    FMT_CSV_WITH_NAMES_AND_TYPES,
+    FMT_JSON_EACH_ROW,             /* JSONEachRow, JSONLines, NDJSON */
+    FMT_KIND_COUNT
+} fmt_kind;
+
+/* Case-sensitive ClickHouse format name or alias; FMT_UNKNOWN if none. */
+fmt_kind fmt_find(const char *name);
+/* Canonical ClickHouse name of a kind ("TabSeparated", ...). */
+const char *fmt_name(fmt_kind kind);
+/* True for the kinds fmt_reader accepts (TSV and CSV families, not Raw). */
+bool fmt_can_read(fmt_kind kind);
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Appends the header lines (names, types) of WithNames kinds; nothing for
+ * the others. Call once per result, before the first rows. */
+int fmt_write_header(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *err);
+/* Appends the batch's visible rows (selection applied). May be called
+ * once per batch of a result. On error `out` may hold a partial row. */
+int fmt_write_rows(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *err);
+/* Appends what ends a result; nothing for the kinds above. */
+int fmt_write_footer(fmt_kind kind, mu_buf *out, mu_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Input                                                               */
+/* ------------------------------------------------------------------ */
+
+#define FMT_LINE_BYTES_DEFAULT (1u << 20) /* longest record before MU_ETOO_LARGE */
+
+enum fmt_read_flags {
+    /* \N in a non-Nullable column appends the type's default instead of
+     * failing (input_format_null_as_default). */
+    FMT_READ_NULL_AS_DEFAULT = 1,
+};
+
+/* A streaming reader. Records (lines; CSV records may span lines inside
+ * quotes) may be split anywhere between fmt_reader_feed calls; the
+ * incomplete tail is kept until more bytes arrive. */
+typedef struct fmt_reader {
+    fmt_kind kind;
+    unsigned flags;
+    ty_batch *batch;        /* borrowed: rows are appended to its columns */
+    mu_buf pending;         /* bytes not yet parsed */
+    size_t scan_pos;        /* bytes of `pending` already scanned for a record end */
+    int scan_state;         /* record-scanner state at scan_pos */
+    size_t max_record_bytes;
+    uint64_t row_number;    /* data rows parsed so far (headers excluded) */
+    unsigned header_lines;  /* header lines still to read */
+    mu_buf field;           /* scratch: one un-escaped field */
+} fmt_reader;
+
+/* Prepares a reader appending to the columns of `batch` (its columns are
+ * the schema, in input order). max_record_bytes 0 = default. MU_EINVAL if
+ * the kind cannot be read. */
+int fmt_reader_init(fmt_reader *r, fmt_kind kind, ty_batch *batch, unsigned flags,
+                    size_t max_record_bytes, mu_err *err);
+void fmt_reader_deinit(fmt_reader *r);
+/* Parses every complete record of the bytes fed so far plus `data`.
+ * Returns 0 when all complete records are parsed, 1 when the batch's
+ * columns reached TY_BATCH_ROWS_MAX rows (take the rows out, then call
+ * again with length 0), or a negative MU_E* code: MU_EPARSE naming the
+ * row, column and value (the failed row is not appended), MU_ETOO_LARGE
+ * for a record longer than the limit. */
+int fmt_reader_feed(fmt_reader *r, const void *data, size_t length_bytes, mu_err *err);
+/* Ends the input: parses a last record without its line end. Same returns
+ * as fmt_reader_feed (1: drain and call again). */
+int fmt_reader_finish(fmt_reader *r, mu_err *err);
+
+#endif /* MUSCLES_FORMATS_H */
