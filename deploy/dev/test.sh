@@ -4,7 +4,9 @@
 # ctest, then every libFuzzer target for a bounded time.
 #   deploy/dev/test.sh             the suite on a test build (failpoints on)
 #   deploy/dev/test.sh --sanitize  the suite under ASan + UBSan (no fuzzing)
-# FUZZ_SECONDS (default 20) bounds each fuzz target's run.
+# FUZZ_SECONDS (default 20) bounds each fuzz target's run; FUZZ_SEED (default
+# 1) makes the run repeatable, so a red run can be replayed exactly (longer
+# runs with other seeds are for hunting, not for the gate).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -36,7 +38,8 @@ if [ "$mode" = normal ]; then
     work=$(mktemp -d)
     if [ -d "tests/fuzz/corpus/$name" ]; then cp -r "tests/fuzz/corpus/$name/." "$work/"; fi
     echo "fuzz: $name for ${seconds}s"
-    "$target" -max_total_time="$seconds" -print_final_stats=0 "$work" >"$work.log" 2>&1 || {
+    "$target" -seed="${FUZZ_SEED:-1}" -max_total_time="$seconds" -print_final_stats=0 \
+      "$work" >"$work.log" 2>&1 || {
       tail -n 60 "$work.log"; echo "fuzz: $name FAILED" >&2; exit 1; }
     rm -rf "$work" "$work.log"
   done
