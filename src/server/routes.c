@@ -6,6 +6,8 @@
  */
 #include "server/server_int.h"
 
+#include <string.h>
+
 static const char probe_ok_body[] = "Ok.\n";
 
 static int probe_ping(http_request *req, void *ctx, mu_err *err) {
@@ -36,13 +38,15 @@ static int probe_ready(http_request *req, void *ctx, mu_err *err) {
 
 #define PROBE_METHODS (HTTP_METHOD_GET | HTTP_METHOD_HEAD)
 
-static const http_route server_routes[] = {
-    {"/ping", PROBE_METHODS, HTTP_RUN_INLINE, probe_ping, NULL},
-    {"/live", PROBE_METHODS, HTTP_RUN_INLINE, probe_live, NULL},
-    {"/ready", PROBE_METHODS, HTTP_RUN_INLINE, probe_ready, NULL},
-};
-
-const http_route *server__routes(size_t *count_out) {
-    *count_out = MU_ARRAY_LEN(server_routes);
-    return server_routes;
+const http_route *server__routes(server_query_state *state, size_t *count_out) {
+    const http_route routes[] = {
+        {"/ping", PROBE_METHODS, HTTP_RUN_INLINE, probe_ping, NULL},
+        {"/live", PROBE_METHODS, HTTP_RUN_INLINE, probe_live, NULL},
+        {"/ready", PROBE_METHODS, HTTP_RUN_INLINE, probe_ready, NULL},
+        {"/", HTTP_METHOD_GET | HTTP_METHOD_POST, HTTP_RUN_POOL, server__handle_query, state},
+    };
+    MU_ASSERT(MU_ARRAY_LEN(routes) <= MU_ARRAY_LEN(state->routes));
+    memcpy(state->routes, routes, sizeof(routes));
+    *count_out = MU_ARRAY_LEN(routes);
+    return state->routes;
 }

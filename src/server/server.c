@@ -7,6 +7,10 @@
 #include "server/server_int.h"
 
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -83,6 +87,7 @@ typedef struct server_storage_open {
     const cfg_settings *cfg;
     http_server *http;
     storage *engine;
+    server_query_state *query;
     int rc;
     mu_err err;
 } server_storage_open;
@@ -108,6 +113,7 @@ static void server_storage_open_run(uv_work_t *work) {
 static void server_storage_open_on_done(uv_work_t *work, int status) {
     server_storage_open *op = work->data;
     if (op->rc == 0 && status == 0) {
+        atomic_store(&op->query->storage, op->engine);
         http_server_set_ready(op->http, true);
         mu_log_info("server.ready", "storage=open");
         return;
@@ -133,8 +139,15 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     if (rc != 0) goto fail;
     http_server_options opt;
     server__http_options(cfg, &opt);
+    static server_query_state query;
+    memset(&query, 0, sizeof(query));
+    if (gethostname(query.hostname, sizeof(query.hostname) - 1) != 0)
+        snprintf(query.hostname, sizeof(query.hostname), "localhost");
+    query.engine.version = MUSCLES_VERSION;
+    query.engine.hostname = query.hostname;
+    query.engine.start_time_s = (int64_t)time(NULL);
     size_t route_count = 0;
-    const http_route *routes = server__routes(&route_count);
+    const http_route *routes = server__routes(&query, &route_count);
     rc = http_server_start(&http, &loop, &opt, routes, route_count, pool, err);
     if (rc != 0) goto fail;
     sig.http = http;
@@ -145,7 +158,7 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
         goto fail;
     }
     mu_log_info("server.listening", "workers=%u", threads);
-    server_storage_open open = {.cfg = cfg, .http = http};
+    server_storage_open open = {.cfg = cfg, .http = http, .query = &query};
     open.work.data = &open;
     uv_queue_work(&loop, &open.work, server_storage_open_run, server_storage_open_on_done);
     uv_run(&loop, UV_RUN_DEFAULT);

@@ -8,8 +8,22 @@
 #include "server/http.h"
 #include "server/server.h"
 
-/* The release route table (static storage). */
-const http_route *server__routes(size_t *count_out);
+#include "sql/sql.h"
+#include "storage/storage.h"
+
+/* What the query handler shares with server_run: the storage once open
+ * (NULL before: queries answer 503) and the engine description. */
+typedef struct server_query_state {
+    _Atomic(storage *) storage;
+    sql_engine engine;
+    char hostname[256];
+    http_route routes[8];
+} server_query_state;
+
+/* The route table (kept in state). */
+const http_route *server__routes(server_query_state *state, size_t *count_out);
+/* The ClickHouse HTTP query handler (query_handler.c) on "/". */
+int server__handle_query(http_request *req, void *ctx, mu_err *err);
 /* Maps the http.* and server.* settings onto server options. */
 void server__http_options(const cfg_settings *cfg, http_server_options *out);
 

@@ -321,4 +321,71 @@ bool sql_word_is_reserved(const char *word, size_t length);
 bool sql_str_eq(sql_str a, const char *text);
 bool sql_str_ieq(sql_str a, const char *text);
 
+/* ------------------------------------------------------------------ */
+/* Executing statements (query engine: query_int.h and the sql_*.c     */
+/* files behind it)                                                    */
+/* ------------------------------------------------------------------ */
+
+struct storage;
+
+/* What every query of a node shares. */
+typedef struct sql_engine {
+    struct storage *storage;
+    const char *version;       /* version() and error bodies */
+    const char *hostname;      /* hostName() */
+    int64_t start_time_s;      /* uptime() counts from here */
+} sql_engine;
+
+#define SQL_SESSION_SETTINGS_MAX 128
+#define SQL_SETTING_NAME_BYTES 64
+#define SQL_SETTING_VALUE_BYTES 256
+
+/* State that lasts across the statements of one session (or one HTTP
+ * request): the current database (USE) and settings (SET). */
+typedef struct sql_session {
+    char database[256];
+    uint32_t setting_count;
+    struct {
+        char name[SQL_SETTING_NAME_BYTES];
+        char value[SQL_SETTING_VALUE_BYTES];
+    } settings[SQL_SESSION_SETTINGS_MAX];
+} sql_session;
+
+void sql_session_init(sql_session *s);
+/* Sets a known setting (MU_EUNKNOWN_SETTING names an unknown one). */
+int sql_session_set(sql_session *s, const char *name, const char *value, mu_err *err);
+/* The value set in the session, or NULL. */
+const char *sql_session_get(const sql_session *s, const char *name);
+/* True when name is a setting sql_session_set accepts. */
+bool sql_setting_known(const char *name);
+
+/* Values for {name:Type} query parameters (param_<name> over HTTP). */
+typedef struct sql_query_params {
+    uint32_t count;
+    const char *const *names;
+    const char *const *values;
+} sql_query_params;
+
+/* The statement's input (INSERT data after the query text) and output. */
+typedef struct sql_io {
+    void *ctx;
+    /* More INSERT data; *read_out == 0 at the end. NULL: none. */
+    int (*read)(void *ctx, void *buf, size_t capacity, size_t *read_out, mu_err *err);
+    /* Called once before the first output byte. */
+    int (*begin)(void *ctx, const char *format_name, const char *content_type, mu_err *err);
+    int (*write)(void *ctx, const void *data, size_t bytes, mu_err *err);
+    const char *default_format;      /* NULL: TabSeparated */
+    const sql_query_params *params;
+    bool readonly;                   /* only statements that change nothing (HTTP GET) */
+    /* Filled by sql_execute. */
+    uint64_t rows_read;
+    uint64_t rows_written;
+    uint64_t result_rows;
+} sql_io;
+
+/* Parses and runs one statement. Errors carry ClickHouse codes through
+ * errors.def; nothing is written to io before `begin` is called. */
+int sql_execute(const sql_engine *engine, sql_session *session, const char *text,
+                size_t text_bytes, sql_io *io, mu_err *err);
+
 #endif /* MUSCLES_SQL_H */

@@ -87,6 +87,29 @@ int ty_batch_add_column(ty_batch *batch, const char *name, const ty_type *type,
     return ty__batch_add_owned(batch, name, strlen(name), copy, column_out, err);
 }
 
+int ty_batch_add_column_take(ty_batch *batch, const char *name, ty_column *column, mu_err *err) {
+    MU_ASSERT(batch != NULL && name != NULL && column != NULL);
+    size_t name_bytes = strlen(name);
+    int rc = 0;
+    char *copy = NULL;
+    if (name_bytes > TY_COLUMN_NAME_BYTES_MAX)
+        rc = MU_ERR(err, MU_EINVAL, "batch: column name of %zu bytes", name_bytes);
+    else if (batch->column_count >= TY_BATCH_COLUMNS_MAX)
+        rc = MU_ERR(err, MU_ETOO_LARGE, "batch: more than %u columns", TY_BATCH_COLUMNS_MAX);
+    if (rc == 0) {
+        copy = mu_arena_strndup(batch->arena, name, name_bytes, err);
+        if (copy == NULL) rc = err ? err->code : MU_ENOMEM;
+    }
+    if (rc == 0) rc = batch_grow(batch, err);
+    if (rc != 0) {
+        ty_column_destroy(column);
+        return rc;
+    }
+    batch->names[batch->column_count] = copy;
+    batch->columns[batch->column_count++] = column;
+    return 0;
+}
+
 int ty_batch_seal(ty_batch *batch, mu_err *err) {
     MU_ASSERT(batch != NULL);
     uint32_t rows = batch->column_count ? batch->columns[0]->row_count : 0;

@@ -23,7 +23,7 @@ static const char *const type_kind_names[TY_KIND_COUNT] = {
     [TY_DECIMAL] = "Decimal",    [TY_ENUM8] = "Enum8",
     [TY_ENUM16] = "Enum16",      [TY_NULLABLE] = "Nullable",
     [TY_LOW_CARDINALITY] = "LowCardinality", [TY_ARRAY] = "Array",
-    [TY_MAP] = "Map",
+    [TY_MAP] = "Map",            [TY_NOTHING] = "Nothing",
 };
 
 #define TYPE_BUILTIN(k) [k] = {.kind = k}
@@ -33,7 +33,7 @@ static const ty_type type_builtins[TY_KIND_COUNT] = {
     TYPE_BUILTIN(TY_INT32),   TYPE_BUILTIN(TY_INT64),   TYPE_BUILTIN(TY_FLOAT32),
     TYPE_BUILTIN(TY_FLOAT64), TYPE_BUILTIN(TY_BOOL),    TYPE_BUILTIN(TY_STRING),
     TYPE_BUILTIN(TY_DATE),    TYPE_BUILTIN(TY_DATE32),  TYPE_BUILTIN(TY_DATETIME),
-    TYPE_BUILTIN(TY_UUID),
+    TYPE_BUILTIN(TY_UUID),    TYPE_BUILTIN(TY_NOTHING),
 };
 
 const ty_type *ty_type_builtin(ty_kind kind) {
@@ -41,7 +41,7 @@ const ty_type *ty_type_builtin(ty_kind kind) {
     case TY_UINT8: case TY_UINT16: case TY_UINT32: case TY_UINT64:
     case TY_INT8: case TY_INT16: case TY_INT32: case TY_INT64:
     case TY_FLOAT32: case TY_FLOAT64: case TY_BOOL: case TY_STRING:
-    case TY_DATE: case TY_DATE32: case TY_DATETIME: case TY_UUID:
+    case TY_DATE: case TY_DATE32: case TY_DATETIME: case TY_UUID: case TY_NOTHING:
         return &type_builtins[kind];
     default:
         return NULL;
@@ -50,7 +50,7 @@ const ty_type *ty_type_builtin(ty_kind kind) {
 
 uint32_t ty_type_value_bytes(const ty_type *type) {
     switch (type->kind) {
-    case TY_UINT8: case TY_INT8: case TY_BOOL: case TY_ENUM8:
+    case TY_UINT8: case TY_INT8: case TY_BOOL: case TY_ENUM8: case TY_NOTHING:
         return 1;
     case TY_UINT16: case TY_INT16: case TY_DATE: case TY_ENUM16:
         return 2;

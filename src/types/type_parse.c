@@ -54,7 +54,7 @@ static const tp_name tp_canonical[] = {
     {"Date", TY_DATE, TP_PLAIN, 0},        {"Date32", TY_DATE32, TP_PLAIN, 0},
     {"DateTime", TY_DATETIME, TP_DATETIME, 0},
     {"DateTime64", TY_DATETIME64, TP_DATETIME64, 0},
-    {"UUID", TY_UUID, TP_PLAIN, 0},        {"Decimal", TY_DECIMAL, TP_DECIMAL, 0},
+    {"UUID", TY_UUID, TP_PLAIN, 0}, {"Nothing", TY_NOTHING, TP_PLAIN, 0},        {"Decimal", TY_DECIMAL, TP_DECIMAL, 0},
     {"Decimal32", TY_DECIMAL, TP_DECIMAL_S, 9},
     {"Decimal64", TY_DECIMAL, TP_DECIMAL_S, 18},
     {"Decimal128", TY_DECIMAL, TP_DECIMAL_S, 38},

@@ -41,6 +41,7 @@ typedef enum ty_kind {
     TY_LOW_CARDINALITY, /* u32 indices + dictionary column of the child */
     TY_ARRAY,           /* u32 offsets + element column */
     TY_MAP,             /* u32 offsets + key column + value column */
+    TY_NOTHING,         /* 1 zero byte; only ever NULL (Nullable(Nothing), the NULL literal) */
     TY_KIND_COUNT
 } ty_kind;
 
@@ -269,6 +270,19 @@ int ty_column_append_rows_from(ty_column *dst, const ty_column *src, uint32_t fr
  * per row. On failure the column is left as it was. */
 int ty_column_append_gather(ty_column *dst, const ty_column *src, const uint32_t *rows,
                             uint32_t count, mu_err *err);
+/* Appends `count` rows of a non-nullable fixed-width column (numbers,
+ * dates, UUID, Decimal, Enum, FixedString, Nothing) and returns where their
+ * count * width value bytes go: the caller must write every byte before
+ * the column is used (query kernels). Enum and Bool values written must be
+ * valid. MU_ETYPE for other columns. */
+int ty_column_append_fixed_uninit(ty_column *column, uint32_t count, void **values_out,
+                                  mu_err *err);
+/* Turns a non-nullable column into one of nullable_type (Nullable of the
+ * column's type; borrowed) in place: row i is NULL where bit i of
+ * `validity` (ceil(rows/8) bytes, LSB first) is clear; the payload of those
+ * rows is reset to the type's default. MU_ETYPE if the types do not fit. */
+int ty_column_make_nullable(ty_column *column, const ty_type *nullable_type,
+                            const uint8_t *validity, mu_err *err);
 /* Shrinks the column to its first `rows` rows (rows <= row_count),
  * children included; capacity is kept. */
 void ty_column_truncate(ty_column *column, uint32_t rows);
@@ -366,6 +380,11 @@ void ty_batch_destroy(ty_batch *batch); /* accepts NULL */
  * duplicate name, MU_ETOO_LARGE past TY_BATCH_COLUMNS_MAX. */
 int ty_batch_add_column(ty_batch *batch, const char *name, const ty_type *type,
                         ty_column **column_out, mu_err *err);
+/* Adds `column` (taken: the batch destroys it) under `name`. Its type
+ * stays borrowed and must outlive the batch. Unlike ty_batch_add_column,
+ * names may repeat: query results may have equal column names, as in
+ * ClickHouse (SELECT 1, 1). */
+int ty_batch_add_column_take(ty_batch *batch, const char *name, ty_column *column, mu_err *err);
 /* Checks that every column has the same number of rows, at most
  * TY_BATCH_ROWS_MAX, and sets row_count. */
 int ty_batch_seal(ty_batch *batch, mu_err *err);

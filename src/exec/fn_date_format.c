@@ -1,0 +1,1097 @@
+/* fn_date_format.c: date and time text in and out, as ClickHouse does it:
+ * formatDateTime (alias DATE_FORMAT) and fromUnixTimestamp (FROM_UNIXTIME)
+ * with MySQL-style % specifiers under current ClickHouse's default settings
+ * (%M is the month name, %f prints six digits, %c %k %l keep their leading
+ * zero, %e has none), and parseDateTime[64]BestEffort[US][OrNull|OrZero],
+ * a port of ClickHouse's best-effort reader (ISO 8601, RFC 1123/2822, Unix
+ * timestamps, digit runs, month and weekday names, AM/PM, offsets). The
+ * format string is compiled once at bind time. The functions are registered
+ * through fn_date.c's list.
+ */
+#include "exec/exec_int.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Defined in fn_date.c. */
+const ty_tz *exec__date_session_zone(const exec_call *call);
+int64_t exec__date_now_us(const exec_call *call);
+int exec__date_zone_arg(const exec_call *call, uint32_t index, mu_arena *arena,
+                        const ty_tz **tz_out, const char **name_out, mu_err *err);
+int exec__date_type_datetime(mu_arena *arena, const char *zone_name, const ty_tz *tz,
+                             const ty_type **out, mu_err *err);
+int exec__date_type_datetime64(mu_arena *arena, unsigned precision, const char *zone_name,
+                               const ty_tz *tz, const ty_type **out, mu_err *err);
+
+/* Defined here, listed by fn_date.c. */
+extern const exec_function exec__date_fn_format_datetime;
+extern const exec_function exec__date_fn_date_format;
+extern const exec_function exec__date_fn_from_unixtime;
+extern const exec_function exec__date_fn_from_unix_timestamp;
+extern const exec_function exec__date_fn_parse[12];
+
+#define FMT_MESSAGE_VALUE_BYTES 64
+
+static int64_t fmt_floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t fmt_pow10(unsigned p) {
+    int64_t r = 1;
+    while (p-- > 0) r *= 10;
+    return r;
+}
+
+/* Monday = 1 .. Sunday = 7. */
+static int64_t fmt_iso_weekday(int64_t days) {
+    int64_t r = (days + 3) % 7;
+    return (r < 0 ? r + 7 : r) + 1;
+}
+
+/* A value quoted for a message as ClickHouse quotes strings, cut short. */
+static void fmt_quote(const char *s, size_t n, char *out, size_t out_bytes) {
+    size_t o = 0;
+    out[o++] = '\'';
+    for (size_t i = 0; i < n && o + 6 < out_bytes; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\'' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c < 0x20) {
+            o += (size_t)snprintf(out + o, out_bytes - o, "\\x%02X", c);
+        } else {
+            out[o++] = (char)c;
+        }
+        if (i + 1 < n && o + 6 >= out_bytes) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+    }
+    out[o++] = '\'';
+    out[o] = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Format compilation                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef enum fmt_kind {
+    FMT_LITERAL,
+    FMT_YEAR4, FMT_YEAR2, FMT_CENTURY, FMT_ISO_YEAR4, FMT_ISO_YEAR2, FMT_ISO_WEEK,
+    FMT_MONTH, FMT_MONTH_SHORT, FMT_MONTH_LONG, FMT_DAY, FMT_DAY_NOPAD, FMT_DAY_OF_YEAR,
+    FMT_DATE_US, FMT_DATE_ISO, FMT_WEEKDAY_ISO, FMT_WEEKDAY_SUNDAY0, FMT_WEEKDAY_SHORT,
+    FMT_WEEKDAY_LONG, FMT_QUARTER, FMT_OFFSET, FMT_FRACTION,
+    FMT_HOUR24, FMT_HOUR12, FMT_MINUTE, FMT_SECOND, FMT_AMPM, FMT_TIME12, FMT_TIME_HM,
+    FMT_TIME,
+} fmt_kind;
+
+typedef struct fmt_item {
+    fmt_kind kind;
+    uint32_t offset;  /* FMT_LITERAL: bytes in fmt_program.literals */
+    uint32_t bytes;
+} fmt_item;
+
+typedef struct fmt_program {
+    fmt_item *items;
+    uint32_t count;
+    char *literals;
+    size_t literal_bytes;
+    size_t row_bytes_max;  /* longest text one row can produce */
+} fmt_program;
+
+typedef struct fmt_spec {
+    char c;
+    fmt_kind kind;
+    uint8_t width;          /* longest output */
+    const char *date_text;  /* time fields of a Date print this */
+} fmt_spec;
+
+static const fmt_spec fmt_specs[] = {
+    {'a', FMT_WEEKDAY_SHORT, 3, NULL},    {'b', FMT_MONTH_SHORT, 3, NULL},
+    {'c', FMT_MONTH, 2, NULL},            {'C', FMT_CENTURY, 2, NULL},
+    {'d', FMT_DAY, 2, NULL},              {'D', FMT_DATE_US, 8, NULL},
+    {'e', FMT_DAY_NOPAD, 2, NULL},        {'f', FMT_FRACTION, 6, NULL},
+    {'F', FMT_DATE_ISO, 10, NULL},        {'g', FMT_ISO_YEAR2, 2, NULL},
+    {'G', FMT_ISO_YEAR4, 4, NULL},        {'h', FMT_HOUR12, 2, "12"},
+    {'H', FMT_HOUR24, 2, "00"},           {'i', FMT_MINUTE, 2, "00"},
+    {'I', FMT_HOUR12, 2, "12"},           {'j', FMT_DAY_OF_YEAR, 3, NULL},
+    {'k', FMT_HOUR24, 2, "00"},           {'l', FMT_HOUR12, 2, "12"},
+    {'m', FMT_MONTH, 2, NULL},            {'M', FMT_MONTH_LONG, 9, NULL},
+    {'p', FMT_AMPM, 2, "AM"},             {'Q', FMT_QUARTER, 1, NULL},
+    {'r', FMT_TIME12, 8, "12:00 AM"},     {'R', FMT_TIME_HM, 5, "00:00"},
+    {'s', FMT_SECOND, 2, "00"},           {'S', FMT_SECOND, 2, "00"},
+    {'T', FMT_TIME, 8, "00:00:00"},       {'u', FMT_WEEKDAY_ISO, 1, NULL},
+    {'V', FMT_ISO_WEEK, 2, NULL},         {'w', FMT_WEEKDAY_SUNDAY0, 1, NULL},
+    {'W', FMT_WEEKDAY_LONG, 9, NULL},     {'y', FMT_YEAR2, 2, NULL},
+    {'Y', FMT_YEAR4, 4, NULL},            {'z', FMT_OFFSET, 5, NULL},
+    {'n', FMT_LITERAL, 1, "\n"},          {'t', FMT_LITERAL, 1, "\t"},
+    {'%', FMT_LITERAL, 1, "%"},
+};
+
+static int fmt_add_literal(fmt_program *p, mu_arena *arena, const char *text, size_t bytes,
+                           mu_err *err) {
+    if (bytes == 0) return 0;
+    fmt_item *it = &p->items[p->count++];
+    it->kind = FMT_LITERAL;
+    it->offset = (uint32_t)p->literal_bytes;
+    it->bytes = (uint32_t)bytes;
+    memcpy(p->literals + p->literal_bytes, text, bytes);
+    p->literal_bytes += bytes;
+    p->row_bytes_max += bytes;
+    (void)arena;
+    (void)err;
+    return 0;
+}
+
+static int fmt_spec_error(const exec_call *call, const char *f, size_t n, char c, mu_err *err) {
+    switch (c) {
+    case 'U': return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for WEEK (Sun-Sat)");
+    case 'v': return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for WEEK (Mon-Sun)");
+    case 'x':
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for YEAR for week (Mon-Sun)");
+    case 'X':
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for YEAR for week (Sun-Sat)");
+    default:
+        return MU_ERR(err, MU_EINVAL,
+                      "Incorrect syntax '%.*s', symbol is not supported '%c' for function %s",
+                      (int)MU_MIN(n, 200), f, c, call->function->name);
+    }
+}
+
+/* Compiles a format for values of kind `kind` (Date, Date32: time fields
+ * print their defaults; %z cannot be read from a day). */
+static int fmt_compile(const exec_call *call, const char *f, size_t n, ty_kind kind,
+                       mu_arena *arena, fmt_program *p, mu_err *err) {
+    bool day_input = kind == TY_DATE || kind == TY_DATE32;
+    for (size_t i = 0; i < n; i++) {
+        if (f[i] != '%') continue;
+        if (i + 1 >= n)
+            return MU_ERR(err, MU_EINVAL, "'%%' must not be the last character in the format "
+                                          "string, use '%%%%' instead");
+        i++;
+    }
+    p->items = mu_arena_calloc(arena, n + 1, sizeof(*p->items), err);
+    p->literals = mu_arena_alloc(arena, n + 64, err);
+    if (p->items == NULL || p->literals == NULL) return err->code;
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (f[i] != '%') continue;
+        fmt_add_literal(p, arena, f + start, i - start, err);
+        char c = f[++i];
+        start = i + 1;
+        const fmt_spec *s = NULL;
+        for (size_t k = 0; k < MU_ARRAY_LEN(fmt_specs); k++)
+            if (fmt_specs[k].c == c) s = &fmt_specs[k];
+        if (s == NULL) return fmt_spec_error(call, f, n, c, err);
+        if (s->kind == FMT_LITERAL || (day_input && s->date_text != NULL)) {
+            fmt_add_literal(p, arena, s->date_text, strlen(s->date_text), err);
+            continue;
+        }
+        if (s->kind == FMT_OFFSET && day_input)
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Illegal type %s of argument for function timezoneOffset",
+                          kind == TY_DATE ? "Date" : "Date32");
+        p->items[p->count++] = (fmt_item){.kind = s->kind};
+        p->row_bytes_max += s->width;
+    }
+    return fmt_add_literal(p, arena, f + start, n - start, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Formatting one row                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct fmt_row {
+    int64_t days;      /* local day number */
+    int64_t second;    /* second of the day */
+    int64_t fraction;  /* sub-second ticks, 0 <= fraction < 10^scale */
+    unsigned scale;
+    int32_t offset;    /* seconds east of UTC */
+    int64_t year;
+    unsigned month;
+    unsigned day;
+} fmt_row;
+
+static char *fmt_num(char *o, int64_t v, int width) {
+    char tmp[24];
+    int n = snprintf(tmp, sizeof(tmp), "%0*lld", width, (long long)v);
+    memcpy(o, tmp, (size_t)n);
+    return o + n;
+}
+
+static char *fmt_text(char *o, const char *s) {
+    size_t n = strlen(s);
+    memcpy(o, s, n);
+    return o + n;
+}
+
+/* ISO 8601 week-numbering year and week of a day. */
+static void fmt_iso_week(int64_t days, int64_t *year_out, int64_t *week_out) {
+    int64_t thursday = days + 4 - fmt_iso_weekday(days), y;
+    unsigned m, d;
+    ty_civil_from_days(thursday, &y, &m, &d);
+    int64_t jan1 = ty_days_from_civil(y, 1, 1);
+    int64_t w1 = fmt_iso_weekday(jan1);
+    int64_t first_monday = w1 <= 4 ? jan1 - (w1 - 1) : jan1 + (8 - w1);
+    *year_out = y;
+    *week_out = 1 + (days - fmt_iso_weekday(days) + 1 - first_monday) / 7;
+}
+
+static const char *const fmt_weekdays[] = {"Monday", "Tuesday", "Wednesday", "Thursday",
+                                           "Friday", "Saturday", "Sunday"};
+static const char *const fmt_months[] = {"January", "February", "March", "April",
+                                         "May", "June", "July", "August",
+                                         "September", "October", "November", "December"};
+
+static char *fmt_date_item(char *o, fmt_kind kind, const fmt_row *r) {
+    int64_t iso_year, iso_week;
+    switch (kind) {
+    case FMT_YEAR4: return fmt_num(o, r->year, 4);
+    case FMT_YEAR2: return fmt_num(o, r->year % 100, 2);
+    case FMT_CENTURY: return fmt_num(o, r->year / 100, 2);
+    case FMT_ISO_YEAR4: fmt_iso_week(r->days, &iso_year, &iso_week); return fmt_num(o, iso_year, 4);
+    case FMT_ISO_YEAR2:
+        fmt_iso_week(r->days, &iso_year, &iso_week);
+        return fmt_num(o, iso_year % 100, 2);
+    case FMT_ISO_WEEK: fmt_iso_week(r->days, &iso_year, &iso_week); return fmt_num(o, iso_week, 2);
+    case FMT_MONTH: return fmt_num(o, r->month, 2);
+    case FMT_MONTH_SHORT: memcpy(o, fmt_months[r->month - 1], 3); return o + 3;
+    case FMT_MONTH_LONG: return fmt_text(o, fmt_months[r->month - 1]);
+    case FMT_DAY: return fmt_num(o, r->day, 2);
+    case FMT_DAY_NOPAD: return fmt_num(o, r->day, 1);
+    case FMT_DAY_OF_YEAR: return fmt_num(o, r->days - ty_days_from_civil(r->year, 1, 1) + 1, 3);
+    case FMT_DATE_US:
+        o = fmt_num(o, r->month, 2);
+        *o++ = '/';
+        o = fmt_num(o, r->day, 2);
+        *o++ = '/';
+        return fmt_num(o, r->year % 100, 2);
+    case FMT_DATE_ISO:
+        o = fmt_num(o, r->year, 4);
+        *o++ = '-';
+        o = fmt_num(o, r->month, 2);
+        *o++ = '-';
+        return fmt_num(o, r->day, 2);
+    case FMT_WEEKDAY_ISO: return fmt_num(o, fmt_iso_weekday(r->days), 1);
+    case FMT_WEEKDAY_SUNDAY0: return fmt_num(o, fmt_iso_weekday(r->days) % 7, 1);
+    case FMT_WEEKDAY_SHORT: memcpy(o, fmt_weekdays[fmt_iso_weekday(r->days) - 1], 3); return o + 3;
+    case FMT_WEEKDAY_LONG: return fmt_text(o, fmt_weekdays[fmt_iso_weekday(r->days) - 1]);
+    case FMT_QUARTER: return fmt_num(o, (r->month - 1) / 3 + 1, 1);
+    default: return o;
+    }
+}
+
+static char *fmt_time_item(char *o, fmt_kind kind, const fmt_row *r) {
+    int64_t h = r->second / 3600, mi = r->second / 60 % 60, s = r->second % 60;
+    int64_t h12 = h == 0 ? 12 : (h > 12 ? h - 12 : h);
+    switch (kind) {
+    case FMT_HOUR24: return fmt_num(o, h, 2);
+    case FMT_HOUR12: return fmt_num(o, h12, 2);
+    case FMT_MINUTE: return fmt_num(o, mi, 2);
+    case FMT_SECOND: return fmt_num(o, s, 2);
+    case FMT_AMPM: return fmt_text(o, h >= 12 ? "PM" : "AM");
+    case FMT_TIME12:
+        o = fmt_num(o, h12, 2);
+        *o++ = ':';
+        o = fmt_num(o, mi, 2);
+        return fmt_text(o, h >= 12 ? " PM" : " AM");
+    case FMT_TIME_HM:
+        o = fmt_num(o, h, 2);
+        *o++ = ':';
+        return fmt_num(o, mi, 2);
+    case FMT_TIME:
+        o = fmt_num(o, h, 2);
+        *o++ = ':';
+        o = fmt_num(o, mi, 2);
+        *o++ = ':';
+        return fmt_num(o, s, 2);
+    case FMT_OFFSET: {
+        int32_t off = r->offset < 0 ? -r->offset : r->offset;
+        *o++ = r->offset < 0 ? '-' : '+';
+        o = fmt_num(o, off / 3600, 2);
+        return fmt_num(o, off % 3600 / 60, 2);
+    }
+    case FMT_FRACTION: {
+        /* Always six digits: extra digits are cut, missing ones are 0. */
+        int64_t f = r->fraction;
+        unsigned scale = r->scale;
+        for (; scale > 6; scale--) f /= 10;
+        return fmt_num(o, f * fmt_pow10(6 - scale), 6);
+    }
+    default: return fmt_date_item(o, kind, r);
+    }
+}
+
+static size_t fmt_run(const fmt_program *p, const fmt_row *r, char *out) {
+    char *o = out;
+    for (uint32_t i = 0; i < p->count; i++) {
+        const fmt_item *it = &p->items[i];
+        if (it->kind == FMT_LITERAL) {
+            memcpy(o, p->literals + it->offset, it->bytes);
+            o += it->bytes;
+        } else {
+            o = fmt_time_item(o, it->kind, r);
+        }
+    }
+    return (size_t)(o - out);
+}
+
+/* ------------------------------------------------------------------ */
+/* formatDateTime and fromUnixTimestamp                                */
+/* ------------------------------------------------------------------ */
+
+typedef struct fmt_state {
+    fmt_program program;
+    ty_kind kind;        /* Date, Date32, DateTime, DateTime64, or an integer kind */
+    int64_t scale;       /* DateTime64: 10^precision */
+    unsigned precision;
+    const ty_tz *tz;
+    ty_kind int_kind;    /* integer inputs: their kind */
+} fmt_state;
+
+/* The value of a row as seconds (or days) and fraction, as ClickHouse
+ * reads it: DateTime64 rounded toward -inf, 32-bit and narrower integers
+ * as UInt32, 64-bit ones as they are. */
+static void fmt_row_of(const fmt_state *st, const ty_column *c, uint32_t row, fmt_row *r) {
+    int64_t v = exec_get_i64(c, row), t;
+    r->fraction = 0;
+    r->scale = 0;
+    r->offset = 0;
+    if (st->kind == TY_DATE || st->kind == TY_DATE32) {
+        r->days = v;
+        r->second = 0;
+    } else {
+        if (st->kind == TY_DATETIME64) {
+            t = fmt_floor_div(v, st->scale);
+            r->fraction = v - t * st->scale;
+            r->scale = st->precision;
+        } else if (st->kind == TY_UINT64 || st->kind == TY_INT64 || st->kind == TY_DATETIME) {
+            t = v;
+        } else {
+            t = (uint32_t)v;
+        }
+        r->offset = ty_tz_offset_at(st->tz, t);
+        int64_t local = t + r->offset;
+        r->days = fmt_floor_div(local, 86400);
+        r->second = local - r->days * 86400;
+    }
+    ty_civil_from_days(r->days, &r->year, &r->month, &r->day);
+}
+
+static int fmt_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                      ty_column *out, mu_err *err) {
+    const fmt_state *st = call->state;
+    char *text = malloc(st->program.row_bytes_max + 1);
+    if (text == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory in %s", call->function->name);
+    int rc = 0;
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        fmt_row r;
+        fmt_row_of(st, args[0].column, exec_arg_row(&args[0], i), &r);
+        size_t n = fmt_run(&st->program, &r, text);
+        MU_ASSERT(n <= st->program.row_bytes_max);
+        rc = ty_column_append_bytes(out, text, n, err);
+    }
+    free(text);
+    return rc;
+}
+
+/* fromUnixTimestamp(n): an integer as DateTime, clamped to its range. */
+static int fmt_kernel_to_datetime(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                  ty_column *out, mu_err *err) {
+    (void)call;
+    int64_t *v = exec__scratch(rows, sizeof(*v), err);
+    if (v == NULL) return err->code;
+    exec__load_i64(&args[0], rows, v);
+    bool is_unsigned_64 = ty_type_strip_nullable(args[0].column->type)->kind == TY_UINT64;
+    for (uint32_t i = 0; i < rows; i++) {
+        if (is_unsigned_64 && v[i] < 0) v[i] = UINT32_MAX;
+        v[i] = v[i] < 0 ? 0 : (v[i] > (int64_t)UINT32_MAX ? (int64_t)UINT32_MAX : v[i]);
+    }
+    int rc = exec__store_i64(out, v, rows, err);
+    free(v);
+    return rc;
+}
+
+static bool fmt_kind_is_time(ty_kind k) {
+    return k == TY_DATE || k == TY_DATE32 || k == TY_DATETIME || k == TY_DATETIME64;
+}
+
+/* Checks the argument list of formatDateTime (integers: fromUnixTimestamp). */
+static int fmt_check_args(exec_call *call, bool integers, mu_err *err) {
+    const char *name = call->function->name;
+    char tn[128];
+    const ty_type *t = call->arg_types[0];
+    if (!integers && (call->arg_count < 2 || call->arg_count > 3))
+        return exec__error_arg_count(call, "2 or 3", err);
+    if (integers && call->arg_count > 3) return exec__error_arg_count(call, "1, 2 or 3", err);
+    if (integers && call->arg_count == 1 && !exec_type_is_integer(t))
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of first argument of function %s when arguments size is "
+                      "1. Should be integer",
+                      ty_type_name(t, tn, sizeof(tn)), name);
+    if (integers && call->arg_count > 1 && !exec_type_is_integer(t) && !fmt_kind_is_time(t->kind))
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of first argument of function %s when arguments size is "
+                      "2 or 3. Should be a integer or a date with time",
+                      ty_type_name(t, tn, sizeof(tn)), name);
+    if (!integers && !fmt_kind_is_time(t->kind))
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of first argument of function %s. Should be a date or a "
+                      "date with time",
+                      ty_type_name(t, tn, sizeof(tn)), name);
+    for (uint32_t i = 1; i < call->arg_count; i++)
+        if (call->arg_types[i]->kind != TY_STRING)
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Illegal type %s of %s argument of function %s. Must be String.",
+                          ty_type_name(call->arg_types[i], tn, sizeof(tn)),
+                          i == 1 ? "second" : "third", name);
+    return 0;
+}
+
+static int fmt_bind_common(exec_call *call, mu_arena *arena, bool integers, mu_err *err) {
+    int rc = fmt_check_args(call, integers, err);
+    if (rc != 0) return rc;
+    const ty_type *t = call->arg_types[0];
+    if (call->arg_count == 1) { /* fromUnixTimestamp(n) */
+        call->kernel = fmt_kernel_to_datetime;
+        call->result_type = ty_type_builtin(TY_DATETIME);
+        return 0;
+    }
+    const char *f;
+    size_t n;
+    if (!exec__const_string(call, 1, &f, &n))
+        return MU_ERR(err, MU_EILLEGAL_COLUMN,
+                      "Illegal column %s of second ('format') argument of function %s. Must be "
+                      "constant string.",
+                      "String", call->function->name);
+    fmt_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
+    if (st == NULL) return err->code;
+    st->kind = t->kind;
+    st->precision = t->kind == TY_DATETIME64 ? t->precision : 0;
+    st->scale = fmt_pow10(st->precision);
+    st->tz = (t->kind == TY_DATETIME || t->kind == TY_DATETIME64) ? ty_type_timezone(t)
+                                                                 : exec__date_session_zone(call);
+    if (call->arg_count == 3) {
+        rc = exec__date_zone_arg(call, 2, arena, &st->tz, NULL, err);
+        if (rc != 0) return rc;
+    }
+    rc = fmt_compile(call, f, n, t->kind, arena, &st->program, err);
+    if (rc != 0) return rc;
+    call->state = st;
+    call->kernel = fmt_kernel;
+    call->result_type = ty_type_builtin(TY_STRING);
+    return 0;
+}
+
+static int fmt_bind_format(exec_call *call, mu_arena *arena, mu_err *err) {
+    return fmt_bind_common(call, arena, false, err);
+}
+
+static int fmt_bind_from_unix(exec_call *call, mu_arena *arena, mu_err *err) {
+    return fmt_bind_common(call, arena, true, err);
+}
+
+const exec_function exec__date_fn_format_datetime = {"formatDateTime", 0, fmt_bind_format};
+const exec_function exec__date_fn_date_format = {"DATE_FORMAT", EXEC_FN_CASE_INSENSITIVE,
+                                                 fmt_bind_format};
+const exec_function exec__date_fn_from_unix_timestamp = {"fromUnixTimestamp", 0,
+                                                         fmt_bind_from_unix};
+const exec_function exec__date_fn_from_unixtime = {"FROM_UNIXTIME", EXEC_FN_CASE_INSENSITIVE,
+                                                   fmt_bind_from_unix};
+
+/* ------------------------------------------------------------------ */
+/* parseDateTimeBestEffort: the reader                                 */
+/* ------------------------------------------------------------------ */
+
+enum { BP_NEXT, BP_CONTINUE, BP_BREAK, BP_DONE, BP_ERROR };
+
+typedef struct bp {
+    const char *p;
+    const char *end;
+    bool us_style;
+    unsigned year, month, day, hour, minute, second;
+    bool has_time, has_offset, offset_negative, is_am, is_pm, comma;
+    unsigned offset_hour, offset_minute;
+    int64_t fraction;
+    unsigned fraction_digits;
+    int64_t timestamp;     /* BP_DONE: Unix seconds read directly */
+    char reason[128];
+} bp;
+
+static int bp_fail(bp *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bp_fail(bp *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->reason, sizeof(b->reason), fmt, ap);
+    va_end(ap);
+    return BP_ERROR;
+}
+
+static size_t bp_digits(bp *b, char *d, size_t max) {
+    size_t n = 0;
+    while (b->p < b->end && *b->p >= '0' && *b->p <= '9' && n < max) d[n++] = (char)(*b->p++ - '0');
+    return n;
+}
+
+static size_t bp_alpha(bp *b, char *a, size_t max) {
+    size_t n = 0;
+    while (b->p < b->end && n < max &&
+           ((*b->p >= 'a' && *b->p <= 'z') || (*b->p >= 'A' && *b->p <= 'Z')))
+        a[n++] = *b->p++;
+    return n;
+}
+
+static int64_t bp_number(const char *d, size_t n) {
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) v = v * 10 + d[i];
+    return v;
+}
+
+static bool bp_take(bp *b, char c) {
+    if (b->p < b->end && *b->p == c) {
+        b->p++;
+        return true;
+    }
+    return false;
+}
+
+static bool bp_month_name(const char *a, unsigned *month) {
+    static const char names[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    for (unsigned i = 0; i < 12; i++)
+        if (strncasecmp(a, names[i], 3) == 0) {
+            *month = i + 1;
+            return true;
+        }
+    return false;
+}
+
+/* One or two more digits after a delimiter, or the error it names. */
+static int bp_one_or_two(bp *b, unsigned *out, size_t *num, const char *what) {
+    char d[19];
+    *num = bp_digits(b, d, sizeof(d));
+    if (*num == 1 || *num == 2) {
+        *out = (unsigned)bp_number(d, *num);
+        return BP_NEXT;
+    }
+    return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after %s: %zu",
+                   what, *num);
+}
+
+/* YYYY, YYYY*MM, YYYY*MM*DD (one or two digits, the same delimiter). */
+static int bp_year(bp *b, size_t *num) {
+    char d[19];
+    if (b->p >= b->end) return BP_NEXT;
+    signed char delimiter = (signed char)*b->p;
+    if (delimiter < 0x20 || delimiter == ',' || delimiter == ';' || delimiter == '\'' ||
+        delimiter == '"')
+        return BP_BREAK;
+    if (b->month) return BP_CONTINUE;
+    b->p++;
+    *num = bp_digits(b, d, sizeof(d));
+    if (*num == 1 || *num == 2) b->month = (unsigned)bp_number(d, *num);
+    else if (delimiter == ' ') return BP_CONTINUE;
+    else return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after "
+                           "year: %zu", *num);
+    if (!b->day && bp_take(b, (char)delimiter)) {
+        *num = bp_digits(b, d, sizeof(d));
+        if (*num == 1 || *num == 2) b->day = (unsigned)bp_number(d, *num);
+        else if (delimiter == ' ') return BP_CONTINUE;
+        else return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after "
+                               "year and month: %zu", *num);
+    }
+    return BP_NEXT;
+}
+
+/* DD/MM[/YY[YY]], DD-Mon, MM/DD (US style), after the first number. */
+static int bp_day_month(bp *b, unsigned v, size_t *num) {
+    char d[19];
+    if (b->day) return bp_fail(b, "Cannot read DateTime: day of month is duplicated");
+    if (b->month) return bp_fail(b, "Cannot read DateTime: month is duplicated");
+    if (b->us_style) {
+        b->month = v;
+        if (bp_one_or_two(b, &b->day, num, "month") == BP_ERROR) return BP_ERROR;
+    } else {
+        b->day = v;
+        *num = bp_digits(b, d, sizeof(d));
+        if (*num == 1 || *num == 2) {
+            b->month = (unsigned)bp_number(d, *num);
+        } else if (*num == 0) {
+            char a[9];
+            size_t n = bp_alpha(b, a, sizeof(a));
+            if (n < 3)
+                return bp_fail(b, "Cannot read DateTime: unexpected number of alphabetical "
+                                  "characters after day of month: %zu", n);
+            if (!bp_month_name(a, &b->month))
+                return bp_fail(b, "Cannot read DateTime: alphabetical characters after day of "
+                                  "month don't look like month: %.3s", a);
+        } else {
+            return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after "
+                              "day of month: %zu", *num);
+        }
+    }
+    if (b->month > 12) {
+        unsigned t = b->month;
+        b->month = b->day;
+        b->day = t;
+    }
+    if (bp_take(b, '/') || bp_take(b, '.') || bp_take(b, '-')) {
+        if (b->year) return bp_fail(b, "Cannot read DateTime: year component is duplicated");
+        *num = bp_digits(b, d, sizeof(d));
+        if (*num == 4) b->year = (unsigned)bp_number(d, 4);
+        else if (*num == 2) b->year = (unsigned)bp_number(d, 2) + (bp_number(d, 2) >= 70 ? 1900 : 2000);
+        else return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after "
+                               "day of month and month: %zu", *num);
+    }
+    return BP_NEXT;
+}
+
+/* hh:mm[:ss], DD/MM/YYYY and friends, or a lone day or hour. */
+static int bp_small(bp *b, unsigned v, size_t *num) {
+    if (bp_take(b, ':')) {
+        if (b->has_time) return bp_fail(b, "Cannot read DateTime: time component is duplicated");
+        b->hour = v;
+        b->has_time = true;
+        if (bp_one_or_two(b, &b->minute, num, "hour") == BP_ERROR) return BP_ERROR;
+        if (bp_take(b, ':') && bp_one_or_two(b, &b->second, num, "hour and minute") == BP_ERROR)
+            return BP_ERROR;
+        return BP_NEXT;
+    }
+    if (bp_take(b, ',')) {
+        if (b->month && !b->day) b->day = v;
+        return BP_NEXT;
+    }
+    if (bp_take(b, '/') || bp_take(b, '.') || bp_take(b, '-')) return bp_day_month(b, v, num);
+    if (b->day) b->hour = v;
+    else b->day = v;
+    return BP_NEXT;
+}
+
+static int bp_numbers(bp *b, size_t *num) {
+    char d[19];
+    size_t n = bp_digits(b, d, sizeof(d));
+    *num = n;
+    if (!b->year && !b->has_time) {
+        if (n == 13) {
+            b->timestamp = bp_number(d, 10);
+            b->fraction = bp_number(d + 10, 3);
+            b->fraction_digits = 3;
+            return BP_DONE;
+        }
+        if (n == 10 || n == 9) {
+            b->timestamp = bp_number(d, n);
+            return BP_DONE;
+        }
+        if (n == 14) {
+            b->year = (unsigned)bp_number(d, 4);
+            b->month = (unsigned)bp_number(d + 4, 2);
+            b->day = (unsigned)bp_number(d + 6, 2);
+            b->hour = (unsigned)bp_number(d + 8, 2);
+            b->minute = (unsigned)bp_number(d + 10, 2);
+            b->second = (unsigned)bp_number(d + 12, 2);
+            b->has_time = true;
+            return BP_NEXT;
+        }
+    }
+    if (n == 8 && !b->year) {
+        b->year = (unsigned)bp_number(d, 4);
+        b->month = (unsigned)bp_number(d + 4, 2);
+        b->day = (unsigned)bp_number(d + 6, 2);
+    } else if (n == 6) {
+        if (!b->year && !b->month) {
+            b->year = (unsigned)bp_number(d, 4);
+            b->month = (unsigned)bp_number(d + 4, 2);
+        } else if (!b->has_time) {
+            b->hour = (unsigned)bp_number(d, 2);
+            b->minute = (unsigned)bp_number(d + 2, 2);
+            b->second = (unsigned)bp_number(d + 4, 2);
+            b->has_time = true;
+        } else {
+            return bp_fail(b, "Cannot read DateTime: ambiguous 6 digits, it can be YYYYMM or "
+                              "hhmmss");
+        }
+    } else if (n == 4 && !b->year) {
+        b->year = (unsigned)bp_number(d, 4);
+        return bp_year(b, num);
+    } else if (n == 1 || n == 2) {
+        return bp_small(b, (unsigned)bp_number(d, n), num);
+    } else if (n != 0) {
+        return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits: %zu", n);
+    }
+    return BP_NEXT;
+}
+
+/* +hh[:mm], +hhmm, -h, or hhmmss after a date. */
+static int bp_sign(bp *b, char sign) {
+    char d[19];
+    size_t n = bp_digits(b, d, sizeof(d));
+    if (n == 6 && !b->has_time && b->year && b->month && b->day) {
+        b->hour = (unsigned)bp_number(d, 2);
+        b->minute = (unsigned)bp_number(d + 2, 2);
+        b->second = (unsigned)bp_number(d + 4, 2);
+        b->has_time = true;
+        return BP_NEXT;
+    }
+    b->has_offset = true;
+    b->offset_negative = sign == '-';
+    if (n == 4 || n == 3) {
+        b->offset_hour = (unsigned)bp_number(d, n - 2);
+        b->offset_minute = (unsigned)bp_number(d + n - 2, 2);
+    } else if (n == 2 || n == 1) {
+        b->offset_hour = (unsigned)bp_number(d, n);
+    } else {
+        return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits for time "
+                          "zone offset: %zu", n);
+    }
+    if (n < 3 && bp_take(b, ':')) {
+        n = bp_digits(b, d, sizeof(d));
+        if (n != 1 && n != 2)
+            return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits for "
+                              "time zone offset in minutes: %zu", n);
+        b->offset_minute = (unsigned)bp_number(d, n);
+    }
+    return BP_NEXT;
+}
+
+/* AM/PM, month and weekday names, UTC/GMT/MSK/MSD. */
+static int bp_word(bp *b) {
+    char a[3];
+    size_t n = bp_alpha(b, a, sizeof(a));
+    if (n == 0) return BP_BREAK;
+    if (n == 1) return bp_fail(b, "Cannot read DateTime: unexpected alphabetical character");
+    if (n == 2) {
+        bool m = a[1] == 'M' || a[1] == 'm';
+        if (m && (a[0] == 'A' || a[0] == 'a')) b->is_am = true;
+        else if (m && (a[0] == 'P' || a[0] == 'p')) b->is_pm = true;
+        else return bp_fail(b, "Cannot read DateTime: unexpected word");
+        return BP_NEXT;
+    }
+    static const char weekdays[7][4] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    bool weekday = false;
+    if (bp_month_name(a, &b->month)) {
+    } else if (strncasecmp(a, "UTC", 3) == 0 || strncasecmp(a, "GMT", 3) == 0) {
+        b->has_offset = true;
+    } else if (strncasecmp(a, "MSK", 3) == 0 || strncasecmp(a, "MSD", 3) == 0) {
+        b->has_offset = true;
+        b->offset_hour = (a[2] == 'K' || a[2] == 'k') ? 3 : 4;
+    } else {
+        for (unsigned i = 0; i < 7; i++)
+            if (strncasecmp(a, weekdays[i], 3) == 0) weekday = true;
+        if (!weekday) return bp_fail(b, "Cannot read DateTime: unexpected word");
+    }
+    while (b->p < b->end && ((*b->p >= 'a' && *b->p <= 'z') || (*b->p >= 'A' && *b->p <= 'Z')))
+        b->p++;
+    if (weekday) bp_take(b, ','); /* RFC 2822 */
+    return BP_NEXT;
+}
+
+static int bp_symbol(bp *b) {
+    if (b->p >= b->end) return BP_BREAK;
+    char c = *b->p;
+    if (c == ' ' || (c == 'T' && b->year && !b->has_time)) {
+        b->p++;
+    } else if (c == 'Z') {
+        b->p++;
+        b->has_offset = true;
+    } else if (c == '.') {
+        /* No comma: it would clash with CSV. */
+        if (!b->has_time) return bp_fail(b, "Cannot read DateTime: unexpected point symbol");
+        b->p++;
+        char d[19];
+        size_t n = bp_digits(b, d, sizeof(d));
+        b->fraction_digits = (unsigned)MU_MIN(n, 18);
+        b->fraction = bp_number(d, b->fraction_digits);
+    } else if (c == '+' || c == '-') {
+        b->p++;
+        return bp_sign(b, c);
+    } else {
+        return bp_word(b);
+    }
+    return BP_NEXT;
+}
+
+static int bp_scan(bp *b) {
+    while (b->p < b->end) {
+        if (((b->year && !b->has_time) || (!b->year && b->has_time)) && *b->p == ',') {
+            b->comma = true;
+            b->p++;
+            if (b->p >= b->end) break;
+        }
+        size_t num = 0;
+        if (!b->year || !b->has_time) {
+            int r = bp_numbers(b, &num);
+            if (r == BP_ERROR || r == BP_DONE) return r;
+            if (r == BP_BREAK) break;
+            if (r == BP_CONTINUE) continue;
+        }
+        if (num == 0) {
+            int r = bp_symbol(b);
+            if (r == BP_ERROR) return r;
+            if (r == BP_BREAK) break;
+        }
+    }
+    return BP_NEXT;
+}
+
+typedef struct bp_options {
+    bool us_style;
+    const ty_tz *local;
+    int64_t now_seconds;
+} bp_options;
+
+/* Reads s[0..n); on success *seconds_out, *fraction_out / *digits_out and
+ * *used_out (bytes consumed, maybe fewer than n) are set. On failure the
+ * reason is in b->reason. */
+static bool bp_parse(bp *b, const char *s, size_t n, const bp_options *o, int64_t *seconds_out,
+                     size_t *used_out) {
+    memset(b, 0, sizeof(*b));
+    b->p = s;
+    b->end = s + n;
+    b->us_style = o->us_style;
+    int r = bp_scan(b);
+    *used_out = (size_t)(b->p - s);
+    if (r == BP_ERROR) return false;
+    if (r == BP_DONE) {
+        *seconds_out = b->timestamp;
+        return true;
+    }
+    if (b->comma && (!b->has_time || !b->year || !b->month || !b->day))
+        return bp_fail(b, "Cannot read DateTime: unexpected word after Date"), false;
+    if (!b->year && !b->month && !b->day && !b->has_time)
+        return bp_fail(b, "Cannot read DateTime: neither Date nor Time was parsed successfully"),
+               false;
+    if (!b->day) b->day = 1;
+    if (!b->month) b->month = 1;
+    if (!b->year) {
+        /* The syslog rule: this year, unless that date is still to come. */
+        int64_t t = o->now_seconds, y;
+        unsigned m, d;
+        int64_t today = fmt_floor_div(t + ty_tz_offset_at(o->local, t), 86400);
+        ty_civil_from_days(today, &y, &m, &d);
+        int64_t day = (b->month <= 12 && b->day <= 31)
+                          ? ty_days_from_civil(y, b->month, b->day) : 0;
+        b->year = (unsigned)(day <= today ? y : y - 1);
+    }
+    bool leap = (b->year % 4 == 0 && b->year % 100 != 0) || b->year % 400 == 0;
+    static const unsigned month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (b->month < 1 || b->month > 12 || b->day < 1 ||
+        b->day > month_days[b->month - 1] + (b->month == 2 && leap ? 1 : 0))
+        return bp_fail(b, "Cannot read DateTime: unexpected date: %u-%u-%u", b->year, b->month,
+                       b->day), false;
+    if (b->is_am && b->hour == 12) b->hour = 0;
+    if (b->is_pm && b->hour < 12) b->hour += 12;
+    /* Years outside ClickHouse's calendar table stick to its ends. */
+    int64_t days = b->year < 1900 ? -25567
+                 : b->year > 2299 ? 120529 : ty_days_from_civil(b->year, b->month, b->day);
+    int64_t local = days * 86400 + b->hour * 3600 + b->minute * 60 + b->second;
+    if (!b->has_offset) {
+        *seconds_out = ty_tz_local_to_utc(o->local, local);
+        return true;
+    }
+    int64_t offset = b->offset_hour * 3600 + b->offset_minute * 60;
+    *seconds_out = b->offset_negative ? local + offset : local - offset;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* parseDateTime[64]BestEffort[US][OrNull|OrZero]                      */
+/* ------------------------------------------------------------------ */
+
+enum { BP_THROW, BP_OR_NULL, BP_OR_ZERO };
+
+/* What exec__date_fn_parse[index] is: index = 6 * is_64 + 3 * us_style
+ * + on_error. */
+typedef struct bp_fn {
+    bool is_64;
+    bool us_style;
+    uint8_t on_error;
+} bp_fn;
+
+static bp_fn bp_fn_of(const exec_call *call) {
+    ptrdiff_t index = call->function - exec__date_fn_parse;
+    MU_ASSERT(index >= 0 && index < 12);
+    return (bp_fn){.is_64 = index >= 6, .us_style = index % 6 >= 3,
+                   .on_error = (uint8_t)(index % 3)};
+}
+
+typedef struct bp_state {
+    bp_options options;
+    bool is_64;
+    uint8_t on_error;
+    unsigned precision;
+    int64_t scale;
+    const ty_type *value_type;  /* without Nullable, for messages */
+} bp_state;
+
+/* The value of one string, or an error (the caller decides what it means). */
+static int bp_value(const exec_call *call, const bp_state *st, const char *s, size_t n,
+                    int64_t *out, mu_err *err) {
+    bp b;
+    int64_t seconds;
+    size_t used;
+    char quoted[FMT_MESSAGE_VALUE_BYTES + 16], tn[128];
+    fmt_quote(s, n, quoted, sizeof(quoted));
+    ty_type_name(st->value_type, tn, sizeof(tn));
+    if (!bp_parse(&b, s, n, &st->options, &seconds, &used))
+        return MU_ERR(err, MU_EPARSE, "%s: while parsing %s as %s in function %s", b.reason,
+                      quoted, tn, call->function->name);
+    if (used != n) {
+        char parsed[FMT_MESSAGE_VALUE_BYTES + 16];
+        fmt_quote(s, used, parsed, sizeof(parsed));
+        if (used == 0)
+            return MU_ERR(err, MU_EPARSE, "Cannot parse string %s as %s: syntax error at begin "
+                                          "of string", quoted, tn);
+        return MU_ERR(err, MU_EPARSE, "Cannot parse string %s as %s: syntax error at position "
+                                      "%zu (parsed just %s)", quoted, tn, used, parsed);
+    }
+    if (!st->is_64) {
+        *out = seconds < 0 ? 0 : (seconds > (int64_t)UINT32_MAX ? (int64_t)UINT32_MAX : seconds);
+        return 0;
+    }
+    int64_t fraction = b.fraction;
+    if (st->precision < b.fraction_digits) fraction /= fmt_pow10(b.fraction_digits - st->precision);
+    else fraction *= fmt_pow10(st->precision - b.fraction_digits);
+    int64_t ticks;
+    if (__builtin_mul_overflow(seconds, st->scale, &ticks) ||
+        __builtin_add_overflow(ticks, seconds < 0 ? -fraction : fraction, &ticks))
+        return MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal math overflow: while parsing %s as %s",
+                      quoted, tn);
+    *out = ticks;
+    return 0;
+}
+
+static int bp_append(ty_column *out, bool is_64, bool is_null, int64_t v, mu_err *err) {
+    if (is_null) return ty_column_append_null(out, err);
+    if (is_64) return ty_column_append_value(out, &v, err);
+    uint32_t u = (uint32_t)v;
+    return ty_column_append_value(out, &u, err);
+}
+
+static int bp_kernel(const exec_call *call, const exec_arg *args, uint32_t rows, ty_column *out,
+                     mu_err *err) {
+    const bp_state *st = call->state;
+    bool text_input = exec_type_is_string(ty_type_strip_nullable(args[0].column->type));
+    for (uint32_t i = 0; i < rows; i++) {
+        int64_t v = 0;
+        bool is_null = exec_arg_is_null_row(&args[0], i) || !text_input;
+        if (!is_null) {
+            size_t n;
+            const char *s = exec_get_str(args[0].column, exec_arg_row(&args[0], i), &n);
+            if (ty_type_strip_nullable(args[0].column->type)->kind == TY_FIXED_STRING)
+                while (n > 0 && s[n - 1] == 0) n--;
+            mu_err row_err;
+            int rc = bp_value(call, st, s, n, &v, st->on_error == BP_THROW ? err : &row_err);
+            if (rc != 0 && st->on_error == BP_THROW) return rc;
+            if (rc != 0) {
+                v = 0;
+                is_null = st->on_error == BP_OR_NULL;
+            }
+        }
+        /* A NULL input stays NULL in OrNull; elsewhere the framework sets it. */
+        int rc = bp_append(out, st->is_64, is_null && st->on_error == BP_OR_NULL, v, err);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+static int bp_check_args(exec_call *call, const bp_fn *f, uint32_t *tz_index, mu_err *err) {
+    char tn[128];
+    const char *name = call->function->name;
+    uint32_t max = f->is_64 ? 3 : 2;
+    if (call->arg_count < 1 || call->arg_count > max)
+        return exec__error_arg_count(call, f->is_64 ? "1, 2 or 3" : "1 or 2", err);
+    const ty_type *t = ty_type_strip_nullable(call->arg_types[0]);
+    if (!exec_type_is_string(t) && t->kind != TY_NOTHING) {
+        if (f->on_error != BP_THROW)
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Illegal type %s of first argument of function %s. Conversion "
+                          "functions with postfix 'OrZero' or 'OrNull' should take String "
+                          "argument",
+                          ty_type_name(call->arg_types[0], tn, sizeof(tn)), name);
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type %s of first argument of function %s",
+                      ty_type_name(call->arg_types[0], tn, sizeof(tn)), name);
+    }
+    *tz_index = UINT32_MAX;
+    for (uint32_t i = 1; i < call->arg_count; i++) {
+        const ty_type *a = ty_type_strip_nullable(call->arg_types[i]);
+        if (f->is_64 && i == 1 && exec_type_is_integer(a)) continue;
+        if (a->kind != TY_STRING)
+            return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type %s of %s argument of function %s",
+                          ty_type_name(call->arg_types[i], tn, sizeof(tn)),
+                          i == 1 ? "second" : "third", name);
+        if (f->is_64 && i == 1 && call->arg_count == 3)
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Illegal type String of second argument of function %s. Expected "
+                          "const integer (scale)", name);
+        *tz_index = i;
+    }
+    return 0;
+}
+
+static int bp_bind(exec_call *call, mu_arena *arena, mu_err *err) {
+    bp_fn fn = bp_fn_of(call);
+    const bp_fn *f = &fn;
+    uint32_t tz_index = UINT32_MAX;
+    int rc = bp_check_args(call, f, &tz_index, err);
+    if (rc != 0) return rc;
+    bp_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
+    if (st == NULL) return err->code;
+    st->is_64 = f->is_64;
+    st->on_error = f->on_error;
+    st->options.us_style = f->us_style;
+    st->options.local = exec__date_session_zone(call);
+    st->options.now_seconds = fmt_floor_div(exec__date_now_us(call), 1000000);
+    int64_t precision = 3;
+    if (f->is_64 && call->arg_count >= 2 &&
+        exec_type_is_integer(ty_type_strip_nullable(call->arg_types[1]))) {
+        if (!exec__const_i64(call, 1, &precision))
+            return MU_ERR(err, MU_EILLEGAL_COLUMN, "Scale argument of function %s must be constant",
+                          call->function->name);
+        if (precision < 0 || precision > TY_DATETIME64_PRECISION_MAX)
+            return MU_ERR(err, MU_EOUT_OF_BOUND,
+                          "Scale %lld is too large for DateTime64. Maximum is up to 9.",
+                          (long long)precision);
+    }
+    st->precision = (unsigned)precision;
+    st->scale = fmt_pow10(st->precision);
+    const char *zone_name = NULL;
+    const ty_tz *tz = NULL;
+    if (tz_index != UINT32_MAX) {
+        rc = exec__date_zone_arg(call, tz_index, arena, &tz, &zone_name, err);
+        if (rc != 0) return rc;
+        st->options.local = tz;
+    }
+    rc = f->is_64 ? exec__date_type_datetime64(arena, st->precision, zone_name, tz,
+                                               &st->value_type, err)
+                  : exec__date_type_datetime(arena, zone_name, tz, &st->value_type, err);
+    if (rc != 0) return rc;
+    call->state = st;
+    call->kernel = bp_kernel;
+    call->result_type = st->value_type;
+    if (f->on_error == BP_OR_NULL)
+        return exec_type_make_nullable(st->value_type, arena, &call->result_type, err);
+    return 0;
+}
+
+/* The OrNull variants see NULL inputs themselves: the framework cannot
+ * merge input NULLs into a result that is already Nullable. */
+const exec_function exec__date_fn_parse[12] = {
+    {"parseDateTimeBestEffort", 0, bp_bind},
+    {"parseDateTimeBestEffortOrNull", EXEC_FN_NULLS_CUSTOM, bp_bind},
+    {"parseDateTimeBestEffortOrZero", 0, bp_bind},
+    {"parseDateTimeBestEffortUS", 0, bp_bind},
+    {"parseDateTimeBestEffortUSOrNull", EXEC_FN_NULLS_CUSTOM, bp_bind},
+    {"parseDateTimeBestEffortUSOrZero", 0, bp_bind},
+    {"parseDateTime64BestEffort", 0, bp_bind},
+    {"parseDateTime64BestEffortOrNull", EXEC_FN_NULLS_CUSTOM, bp_bind},
+    {"parseDateTime64BestEffortOrZero", 0, bp_bind},
+    {"parseDateTime64BestEffortUS", 0, bp_bind},
+    {"parseDateTime64BestEffortUSOrNull", EXEC_FN_NULLS_CUSTOM, bp_bind},
+    {"parseDateTime64BestEffortUSOrZero", 0, bp_bind},
+};

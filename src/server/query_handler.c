@@ -1,0 +1,249 @@
+/* query_handler.c: ClickHouse's HTTP query interface on "/": the query in
+ * ?query= and/or the body (for INSERT the body after the query is the
+ * data, streamed into sql_execute chunk by chunk), URL parameters
+ * database, default_format, param_<name> and any known setting, GET as
+ * read-only. Results stream out with chunked encoding; an error before
+ * the first byte is ClickHouse's error response (status from errors.def,
+ * X-ClickHouse-Exception-Code), an error after it is appended to the body
+ * as ClickHouse does, and the connection is closed.
+ */
+#include "server/server_int.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define QUERY_HEAD_BYTES_MAX (1u << 20) /* query text read before execution */
+#define QUERY_PARAMS_MAX 64
+
+typedef struct query_exchange {
+    http_request *req;
+    /* body bytes read ahead (query head) not yet given to sql */
+    const uint8_t *pending;
+    size_t pending_bytes;
+    bool body_done;
+    bool started;
+    char format_header[64];
+} query_exchange;
+
+static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, mu_err *err) {
+    query_exchange *x = ctx;
+    if (x->pending_bytes > 0) {
+        size_t n = x->pending_bytes < capacity ? x->pending_bytes : capacity;
+        memcpy(buf, x->pending, n);
+        x->pending += n;
+        x->pending_bytes -= n;
+        *read_out = n;
+        return 0;
+    }
+    if (x->body_done) {
+        *read_out = 0;
+        return 0;
+    }
+    int rc = http_body_read(x->req, buf, capacity, read_out, err);
+    if (rc == 0 && *read_out == 0) x->body_done = true;
+    return rc;
+}
+
+static int query_begin(void *ctx, const char *format_name, const char *content_type, mu_err *err) {
+    query_exchange *x = ctx;
+    snprintf(x->format_header, sizeof(x->format_header), "%s", format_name);
+    http_field fields[1] = {{"X-ClickHouse-Format", x->format_header}};
+    int rc = http_response_begin(x->req, 200, content_type, fields, 1, HTTP_LENGTH_UNKNOWN, err);
+    if (rc == 0) x->started = true;
+    return rc;
+}
+
+static int query_write(void *ctx, const void *data, size_t bytes, mu_err *err) {
+    query_exchange *x = ctx;
+    return http_response_write(x->req, data, bytes, err);
+}
+
+/* Decoded URL parameter `name` into out; false if absent. */
+static bool query_param(http_request *req, const char *name, mu_buf *out, mu_err *err, int *rc) {
+    out->length_bytes = 0;
+    int found = http_query_get(http_request_query(req), name, out, err);
+    if (found < 0) {
+        *rc = found;
+        return false;
+    }
+    if (found == 0) return false;
+    *rc = mu_buf_append_u8(out, 0, err);
+    out->length_bytes--;
+    return *rc == 0;
+}
+
+static int query_apply_params(http_request *req, sql_session *session, mu_buf *scratch,
+                              char **param_names, char **param_values, uint32_t *param_count,
+                              mu_err *err) {
+    http_slice cursor = http_request_query(req), name, value;
+    int rc = 0;
+    while (rc == 0 && http_query_next(&cursor, &name, &value)) {
+        char key[128];
+        size_t key_bytes;
+        if (name.length_bytes >= sizeof(key)) continue;
+        if (http_url_decode(name.data, name.length_bytes, true, key, &key_bytes) != 0) continue;
+        key[key_bytes] = 0;
+        if (strcmp(key, "query") == 0 || strcmp(key, "database") == 0 ||
+            strcmp(key, "default_format") == 0 || strcmp(key, "user") == 0 ||
+            strcmp(key, "password") == 0 || strcmp(key, "query_id") == 0 ||
+            strcmp(key, "session_id") == 0 || strcmp(key, "session_timeout") == 0 ||
+            strcmp(key, "session_check") == 0 || strcmp(key, "compress") == 0 ||
+            strcmp(key, "decompress") == 0 || strcmp(key, "quota_key") == 0 ||
+            strcmp(key, "client_protocol_version") == 0)
+            continue;
+        scratch->length_bytes = 0;
+        rc = mu_buf_reserve(scratch, value.length_bytes + 1, err);
+        if (rc != 0) break;
+        size_t vb;
+        if (http_url_decode(value.data, value.length_bytes, true, (char *)scratch->data, &vb) != 0) {
+            rc = MU_ERR(err, MU_EINVAL, "bad %%-escape in URL parameter %s", key);
+            break;
+        }
+        scratch->data[vb] = 0;
+        if (strncmp(key, "param_", 6) == 0) {
+            if (*param_count >= QUERY_PARAMS_MAX) {
+                rc = MU_ERR(err, MU_EINVAL, "more than %d query parameters", QUERY_PARAMS_MAX);
+                break;
+            }
+            param_names[*param_count] = strdup(key + 6);
+            param_values[*param_count] = strdup((char *)scratch->data);
+            if (!param_names[*param_count] || !param_values[*param_count]) {
+                free(param_names[*param_count]);
+                free(param_values[*param_count]);
+                rc = MU_ERR(err, MU_ENOMEM, "out of memory");
+                break;
+            }
+            (*param_count)++;
+            continue;
+        }
+        rc = sql_session_set(session, key, (char *)scratch->data, err);
+    }
+    return rc;
+}
+
+int server__handle_query(http_request *req, void *ctx, mu_err *err) {
+    server_query_state *state = ctx;
+    storage *engine_storage = atomic_load(&state->storage);
+    if (engine_storage == NULL) {
+        mu_err e;
+        MU_ERR(&e, MU_ESHUTDOWN, "the server is starting: storage is not open yet");
+        return http_response_send_error(req, &e, err);
+    }
+    sql_engine engine = state->engine;
+    engine.storage = engine_storage;
+    bool is_get = strcmp(http_request_head(req)->method, "GET") == 0;
+    sql_session session;
+    sql_session_init(&session);
+    mu_buf text, value, head;
+    mu_buf_init(&text, 0);
+    mu_buf_init(&value, 0);
+    mu_buf_init(&head, QUERY_HEAD_BYTES_MAX + 1);
+    char *param_names[QUERY_PARAMS_MAX], *param_values[QUERY_PARAMS_MAX];
+    uint32_t param_count = 0;
+    char default_format[64] = "";
+    query_exchange x = {.req = req};
+    mu_err qerr;
+    memset(&qerr, 0, sizeof(qerr));
+    int rc = 0;
+    if (query_param(req, "database", &value, &qerr, &rc))
+        snprintf(session.database, sizeof(session.database), "%s", (char *)value.data);
+    if (rc == 0 && query_param(req, "default_format", &value, &qerr, &rc))
+        snprintf(default_format, sizeof(default_format), "%s", (char *)value.data);
+    if (rc == 0)
+        rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
+    bool has_query_param = false;
+    if (rc == 0 && query_param(req, "query", &value, &qerr, &rc)) {
+        has_query_param = true;
+        rc = mu_buf_append(&text, value.data, value.length_bytes, &qerr);
+    }
+    if (rc == 0 && is_get) x.body_done = true;
+    if (rc == 0 && !is_get) {
+        /* Read the head of the body: the whole body when it is small, the
+         * query text plus the start of the data otherwise. */
+        while (rc == 0 && head.length_bytes < QUERY_HEAD_BYTES_MAX) {
+            rc = mu_buf_reserve(&head, 64 * 1024, &qerr);
+            if (rc != 0) break;
+            size_t room = head.capacity_bytes - head.length_bytes, got = 0;
+            if (room > QUERY_HEAD_BYTES_MAX - head.length_bytes) room = QUERY_HEAD_BYTES_MAX - head.length_bytes;
+            rc = http_body_read(req, head.data + head.length_bytes, room, &got, &qerr);
+            if (rc != 0) break;
+            if (got == 0) {
+                x.body_done = true;
+                break;
+            }
+            head.length_bytes += got;
+        }
+    }
+    if (rc == 0 && !has_query_param) {
+        /* The body holds the query (and any INSERT data after it). */
+        rc = mu_buf_append(&text, head.data, head.length_bytes, &qerr);
+    } else if (rc == 0) {
+        /* The body is the INSERT data, or the rest of the query text. */
+        x.pending = head.data;
+        x.pending_bytes = head.length_bytes;
+        bool insert = false;
+        const char *t = (const char *)text.data;
+        size_t i = 0;
+        while (i < text.length_bytes && (t[i] == ' ' || t[i] == '\n' || t[i] == '\t' || t[i] == '\r')) i++;
+        if (text.length_bytes - i >= 6 && strncasecmp(t + i, "INSERT", 6) == 0) insert = true;
+        if (!insert && head.length_bytes > 0) {
+            rc = mu_buf_append_u8(&text, ' ', &qerr);
+            if (rc == 0) rc = mu_buf_append(&text, head.data, head.length_bytes, &qerr);
+            x.pending_bytes = 0;
+            if (rc == 0 && !x.body_done)
+                rc = MU_ERR(&qerr, MU_ETOO_LARGE, "query text longer than %u bytes", QUERY_HEAD_BYTES_MAX);
+        }
+    }
+    if (rc == 0 && text.length_bytes == 0)
+        rc = MU_ERR(&qerr, MU_EEMPTY_QUERY, "Empty query");
+    if (rc == 0) {
+        sql_query_params params = {param_count, (const char *const *)param_names,
+                                   (const char *const *)param_values};
+        sql_io io = {0};
+        io.ctx = &x;
+        io.read = x.body_done && x.pending_bytes == 0 ? NULL : query_read;
+        io.begin = query_begin;
+        io.write = query_write;
+        io.default_format = default_format[0] ? default_format : NULL;
+        io.params = &params;
+        io.readonly = is_get;
+        rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);
+        /* Unread body bytes (a failed INSERT) are drained so the connection
+         * can carry the next request. */
+        if (!x.body_done && rc == 0) {
+            char sink[4096];
+            size_t got = 1;
+            while (got > 0 && http_body_read(req, sink, sizeof(sink), &got, err) == 0) {
+            }
+        }
+    }
+    int out;
+    if (rc != 0) {
+        if (!x.started) {
+            out = http_response_send_error(req, &qerr, err);
+        } else {
+            /* ClickHouse appends the exception to the streamed body. */
+            char msg[MU_ERR_MSG_BYTES + 200];
+            int n = snprintf(msg, sizeof(msg), "Code: %d. DB::Exception: %s. (%s) (version %s)\n",
+                             mu_code_ch_number(qerr.code), qerr.message, mu_code_ch_name(qerr.code),
+                             MUSCLES_VERSION);
+            out = http_response_write(req, msg, (size_t)n, err);
+            if (out == 0) out = http_response_end(req, err);
+        }
+    } else if (!x.started) {
+        out = http_response_send(req, 200, "text/plain; charset=UTF-8", "", 0, err);
+    } else {
+        out = http_response_end(req, err);
+    }
+    for (uint32_t i = 0; i < param_count; i++) {
+        free(param_names[i]);
+        free(param_values[i]);
+    }
+    mu_buf_deinit(&text);
+    mu_buf_deinit(&value);
+    mu_buf_deinit(&head);
+    return out;
+}

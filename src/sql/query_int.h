@@ -1,0 +1,229 @@
+/* query_int.h: private to src/sql: the query engine behind sql_execute.
+ * A statement runs inside one sql_query (arena, exec builder, context).
+ * SELECT becomes a tree of pull operators (sql_operator) that pass sql_chunks of
+ * at most SQL_CHUNK_ROWS rows; expressions are exec_expr trees bound by
+ * sql_bind.c against a scope of named input columns. Operators keep no
+ * global state, so the performance issue can run copies of a pipeline on
+ * several workers.
+ */
+#ifndef MUSCLES_SQL_QUERY_INT_H
+#define MUSCLES_SQL_QUERY_INT_H
+
+#include "exec/exec.h"
+#include "formats/formats.h"
+#include "sql/sql.h"
+#include "storage/storage.h"
+
+#define SQL_CHUNK_ROWS 65536u
+
+typedef struct sql_operator sql_operator;
+
+/* ---- chunks ---------------------------------------------------------- */
+
+/* Rows flowing between operators. columns[i] is read-only; owned[i] is
+ * the same column when the chunk owns it (else it is borrowed from
+ * something the producing operator keeps alive until it is destroyed). */
+typedef struct sql_chunk {
+    uint32_t rows;
+    uint32_t column_count;
+    const ty_column **columns;
+    ty_column **owned;
+} sql_chunk;
+
+int sql__chunk_create(uint32_t column_count, uint32_t rows, sql_chunk **out, mu_err *err);
+void sql__chunk_free(sql_chunk *c); /* accepts NULL */
+/* Sets column i; take = the chunk owns it from now on. */
+void sql__chunk_set(sql_chunk *c, uint32_t i, const ty_column *column, bool take);
+
+/* ---- the query ------------------------------------------------------- */
+
+typedef struct sql_query {
+    const sql_engine *engine;
+    sql_session *session;
+    mu_arena *arena;
+    exec_context ctx;
+    exec_builder builder;
+    const sql_query_params *params;
+    uint32_t subquery_depth;
+    uint64_t max_block_rows;
+    /* WITH TOTALS of the top-level SELECT: the aggregate operator and the
+     * SELECT expressions to evaluate over its totals row. */
+    sql_operator *totals_source;
+    exec_expr **totals_exprs;
+    const char **totals_names;
+    uint32_t totals_count;
+} sql_query;
+
+/* ---- operators ------------------------------------------------------- */
+
+
+typedef struct sql_operator_vt {
+    /* *out = next chunk (owned by the caller), or NULL at the end. */
+    int (*next)(sql_operator *op, sql_chunk **out, mu_err *err);
+    void (*destroy)(sql_operator *op);
+} sql_operator_vt;
+
+/* Output columns: names as ClickHouse names them; qualifier = the table
+ * alias or name they can be qualified with (NULL for computed columns). */
+struct sql_operator {
+    const sql_operator_vt *vt;
+    sql_query *q;
+    uint32_t column_count;
+    const ty_type **types;
+    const char **names;
+    const char **qualifiers;
+};
+
+int sql__op_init(sql_operator *op, sql_query *q, const sql_operator_vt *vt, uint32_t column_count,
+                 mu_err *err);
+static inline int sql__op_next(sql_operator *op, sql_chunk **out, mu_err *err) {
+    return op->vt->next(op, out, err);
+}
+void sql__op_destroy(sql_operator *op); /* accepts NULL */
+/* Runs op to the end, collecting every row into columns of its types
+ * (rows_out may be NULL). */
+int sql__op_drain(sql_operator *op, ty_column ***columns_out, uint32_t *rows_out, mu_err *err);
+
+/* Sources. */
+int sql__op_values(sql_query *q, uint32_t column_count, const char *const *names,
+                   const ty_type *const *types, ty_column **columns_take, uint32_t rows,
+                   sql_operator **out, mu_err *err);
+int sql__op_numbers(sql_query *q, uint64_t start, uint64_t count, bool infinite,
+                    sql_operator **out, mu_err *err);
+/* Scans `columns` (indexes into the table's schema) of a table. */
+int sql__op_table_scan(sql_query *q, storage_table *ref_take, const uint32_t *columns,
+                       uint32_t column_count, sql_operator **out, mu_err *err);
+/* Transformations (each takes its input). */
+int sql__op_filter(sql_query *q, sql_operator *input, exec_expr *predicate, sql_operator **out,
+                   mu_err *err);
+/* Evaluates exprs over input rows; output names are names. */
+int sql__op_project(sql_query *q, sql_operator *input, exec_expr **exprs, const char *const *names,
+                    uint32_t count, sql_operator **out, mu_err *err);
+typedef struct sql_agg_spec {
+    exec_agg agg;
+    exec_expr **args;
+    uint32_t arg_count;
+    const char *name;
+} sql_agg_spec;
+/* GROUP BY keys (exprs over input) and aggregates; output = keys then
+ * aggregate results. with_totals: a totals row is kept for sql__op_totals. */
+int sql__op_aggregate(sql_query *q, sql_operator *input, exec_expr **keys, const char *const *key_names,
+                      uint32_t key_count, sql_agg_spec *aggs, uint32_t agg_count,
+                      bool with_totals, sql_operator **out, mu_err *err);
+/* After the aggregate drained: the totals row (1 row), or NULL if none. */
+int sql__op_aggregate_totals(sql_operator *aggregate, sql_chunk **out, mu_err *err);
+typedef struct sql_sort_key {
+    uint32_t column;
+    bool desc;
+    bool nulls_first;
+} sql_sort_key;
+/* Sorts by key columns; limit (0 = none) lets it keep only the first rows. */
+int sql__op_sort(sql_query *q, sql_operator *input, const sql_sort_key *keys, uint32_t key_count,
+                 uint64_t limit, sql_operator **out, mu_err *err);
+int sql__op_limit(sql_query *q, sql_operator *input, uint64_t limit, uint64_t offset, sql_operator **out,
+                  mu_err *err);
+/* LIMIT n [OFFSET m] BY columns. */
+int sql__op_limit_by(sql_query *q, sql_operator *input, const uint32_t *columns, uint32_t count,
+                     uint64_t limit, uint64_t offset, sql_operator **out, mu_err *err);
+/* DISTINCT over the first `count` columns (the rest are carried along). */
+int sql__op_distinct(sql_query *q, sql_operator *input, uint32_t count, sql_operator **out, mu_err *err);
+/* Keeps the first `count` columns. */
+int sql__op_truncate_columns(sql_query *q, sql_operator *input, uint32_t count, sql_operator **out,
+                             mu_err *err);
+/* Concatenates inputs whose column types are equal. */
+int sql__op_union(sql_query *q, sql_operator **inputs_take, uint32_t count, sql_operator **out,
+                  mu_err *err);
+typedef enum sql_join_type {
+    SQL__JOIN_INNER, SQL__JOIN_LEFT, SQL__JOIN_RIGHT, SQL__JOIN_FULL, SQL__JOIN_CROSS,
+} sql_join_type;
+/* Hash join on left_keys[i] == right_keys[i] (column indexes of equal
+ * types); output = every left column then every right column. Rows
+ * without a match get default values (join_use_nulls = 0). */
+int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join_type type,
+                 const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
+                 sql_operator **out, mu_err *err);
+/* ARRAY JOIN / arrayJoin: unfolds Array column `column`; output has the
+ * element in place of the array. */
+int sql__op_array_join(sql_query *q, sql_operator *input, uint32_t column, bool left, sql_operator **out,
+                       mu_err *err);
+
+/* ---- binding --------------------------------------------------------- */
+
+typedef struct sql_agg_ctx sql_agg_ctx;
+
+/* What names mean while binding: the input operator's columns, the
+ * query's aliases (SELECT items and WITH expressions, usable anywhere in
+ * the query as in ClickHouse), and after GROUP BY the aggregation context
+ * that maps key expressions and aggregate calls to the aggregate's output. */
+typedef struct sql_scope {
+    const sql_operator *input;
+    uint32_t alias_count;
+    const char **alias_names;
+    const sql_node **alias_exprs;
+    uint8_t *alias_busy;       /* recursion guard while expanding */
+    sql_agg_ctx *agg;          /* post-aggregation binding, or NULL */
+    bool no_aggregates;        /* WHERE, PREWHERE, GROUP BY: aggregates are illegal */
+    const char *clause;        /* for messages: "WHERE", ... */
+} sql_scope;
+
+struct sql_agg_ctx {
+    sql_scope *pre;            /* scope of the aggregate's input */
+    uint32_t key_count;
+    const char **key_texts;
+    exec_expr **key_exprs;     /* over the input */
+    const char **key_names;
+    sql_agg_spec *aggs;
+    const char **agg_texts;
+    uint32_t agg_count;
+    uint32_t agg_capacity;
+};
+
+/* True when the expression (not looking into subqueries) calls an
+ * aggregate function. */
+bool sql__has_aggregate(const sql_node *node);
+/* Maps an operator to its ClickHouse function name ("plus", "equals"). */
+const char *sql__binary_function(sql_op op);
+
+/* Binds an expression AST against a scope (see sql_bind.c). */
+int sql__bind_expr(sql_query *q, sql_scope *scope, const sql_node *node, exec_expr **out,
+                   mu_err *err);
+/* ClickHouse's column name of an expression (alias not included). */
+int sql__column_name(const sql_node *node, mu_buf *out, mu_err *err);
+/* Canonical text of an expression without its top-level alias. */
+int sql__expr_text(const sql_node *node, mu_arena *arena, const char **out, mu_err *err);
+
+/* Plans a SELECT query (SQL_QUERY node). */
+int sql__plan_query(sql_query *q, const sql_node *query, sql_operator **out, mu_err *err);
+/* Evaluates a constant expression AST (no columns) to a 1-row column
+ * owned by the query's builder. */
+int sql__eval_const(sql_query *q, const sql_node *node, const ty_column **out, mu_err *err);
+
+/* ---- statements and output ------------------------------------------- */
+
+/* Writes op's rows in `format` to the sink. */
+int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err);
+/* Statements other than SELECT. */
+int sql__run_ddl(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err);
+/* Inserts every row of op (taken) into the table stmt->insert names. */
+int sql__insert_from_op(sql_query *q, const sql_node *stmt, sql_operator *op, sql_io *io, mu_err *err);
+int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t text_bytes,
+                    sql_io *io, mu_err *err);
+/* SHOW/DESCRIBE/EXISTS: builds the answer as an operator. */
+int sql__plan_show(sql_query *q, const sql_node *stmt, sql_operator **out, mu_err *err);
+/* system.<name> as an operator; MU_EUNKNOWN_TABLE if none. */
+int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err *err);
+/* A table function (numbers, numbers_mt, zeros, one...). */
+int sql__table_function(sql_query *q, const sql_node *func, sql_operator **out, mu_err *err);
+
+/* Settings known to SET / SETTINGS / URL parameters (sql_settings.c). */
+typedef struct sql_setting_info {
+    const char *name;
+    const char *type;
+    const char *default_value;
+    const char *description;
+} sql_setting_info;
+size_t sql__setting_count(void);
+const sql_setting_info *sql__setting_at(size_t index);
+const sql_setting_info *sql__setting_find(const char *name);
+
+#endif /* MUSCLES_SQL_QUERY_INT_H */

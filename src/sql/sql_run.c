@@ -1,0 +1,330 @@
+/* sql_run.c: sql_execute: parses one statement, sets up the query (arena,
+ * exec context, builder), dispatches it, and writes SELECT-like results in
+ * the requested format through the caller's sink. Also the small
+ * statements: SET, USE, SHOW, DESCRIBE, EXISTS, SYSTEM FLUSH, OPTIMIZE.
+ */
+#include "sql/query_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- output ---------------------------------------------------------------- */
+
+static const char *run_content_type(fmt_kind kind) {
+    switch (kind) {
+    case FMT_CSV: case FMT_CSV_WITH_NAMES: case FMT_CSV_WITH_NAMES_AND_TYPES:
+        return "text/csv; charset=UTF-8; header=absent";
+    case FMT_JSON_EACH_ROW: return "application/x-ndjson; charset=UTF-8";
+    default: return "text/tab-separated-values; charset=UTF-8";
+    }
+}
+
+/* A batch over a chunk's columns (owned ones moved, borrowed ones copied). */
+static int run_chunk_batch(sql_query *q, const sql_operator *op, sql_chunk *c, ty_batch **out,
+                           mu_err *err) {
+    ty_batch *b;
+    int rc = ty_batch_create(q->ctx.tracker, &b, err);
+    for (uint32_t i = 0; i < op->column_count && rc == 0; i++) {
+        ty_column *col = c->owned[i];
+        if (col) {
+            c->owned[i] = NULL;
+        } else {
+            rc = ty_column_create(c->columns[i]->type, q->ctx.tracker, &col, err);
+            if (rc == 0) rc = ty_column_append_rows_from(col, c->columns[i], 0, c->rows, err);
+            if (rc != 0) {
+                ty_column_destroy(col);
+                break;
+            }
+        }
+        rc = ty_batch_add_column_take(b, op->names[i], col, err);
+    }
+    if (rc == 0) rc = ty_batch_seal(b, err);
+    if (rc != 0) {
+        ty_batch_destroy(b);
+        return rc;
+    }
+    *out = b;
+    return 0;
+}
+
+/* An empty batch with op's columns (for headers). */
+static int run_header_batch(sql_query *q, const sql_operator *op, ty_batch **out, mu_err *err) {
+    ty_batch *b;
+    int rc = ty_batch_create(q->ctx.tracker, &b, err);
+    for (uint32_t i = 0; i < op->column_count && rc == 0; i++) {
+        ty_column *col;
+        rc = ty_column_create(op->types[i], q->ctx.tracker, &col, err);
+        if (rc == 0) rc = ty_batch_add_column_take(b, op->names[i], col, err);
+    }
+    if (rc == 0) rc = ty_batch_seal(b, err);
+    if (rc != 0) {
+        ty_batch_destroy(b);
+        return rc;
+    }
+    *out = b;
+    return 0;
+}
+
+static int run_flush(sql_io *io, mu_buf *buf, mu_err *err) {
+    if (buf->length_bytes == 0) return 0;
+    int rc = io->write ? io->write(io->ctx, buf->data, buf->length_bytes, err) : 0;
+    buf->length_bytes = 0;
+    return rc;
+}
+
+/* Totals after the main result (WITH TOTALS): one row, after an empty line
+ * in the text formats. */
+static int run_totals(sql_query *q, fmt_kind kind, mu_buf *buf, mu_err *err) {
+    sql_chunk *t = NULL;
+    int rc = sql__op_aggregate_totals(q->totals_source, &t, err);
+    if (rc != 0 || t == NULL) return rc;
+    ty_batch *b = NULL;
+    rc = ty_batch_create(q->ctx.tracker, &b, err);
+    for (uint32_t i = 0; i < q->totals_count && rc == 0; i++) {
+        ty_column *col;
+        rc = exec_eval_full(q->totals_exprs[i], &q->ctx, t->columns, t->rows, &col, err);
+        if (rc == 0) rc = ty_batch_add_column_take(b, q->totals_names[i], col, err);
+    }
+    if (rc == 0) rc = ty_batch_seal(b, err);
+    if (rc == 0 && kind != FMT_JSON_EACH_ROW) {
+        rc = mu_buf_append_u8(buf, '\n', err);
+        if (rc == 0) rc = fmt_write_rows(kind == FMT_TSV_WITH_NAMES || kind == FMT_TSV_WITH_NAMES_AND_TYPES
+                                             ? FMT_TSV
+                                         : kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES
+                                             ? FMT_CSV
+                                             : kind,
+                                         b, buf, err);
+    }
+    ty_batch_destroy(b);
+    sql__chunk_free(t);
+    return rc;
+}
+
+int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err) {
+    bool null_format = strcmp(format, "Null") == 0;
+    fmt_kind kind = null_format ? FMT_TSV : fmt_find(format);
+    if (kind == FMT_UNKNOWN) {
+        static const char *later[] = {"JSON", "JSONCompact", "JSONStrings", "JSONColumns",
+                                      "Pretty", "PrettyCompact", "PrettyCompactMonoBlock",
+                                      "PrettySpace", "Vertical", "Markdown", "TSKV", "Arrow",
+                                      "ArrowStream", "RowBinary", "RowBinaryWithNames",
+                                      "RowBinaryWithNamesAndTypes", "Native", "Values",
+                                      "JSONCompactEachRow", "JSONStringsEachRow", "Parquet"};
+        for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+            if (strcmp(format, later[i]) == 0)
+                return MU_ERR(err, MU_ENOT_SUPPORTED, "output format %s is not supported yet",
+                              format);
+        return MU_ERR(err, MU_EUNKNOWN_FORMAT, "Unknown format %s", format);
+    }
+    mu_buf buf;
+    mu_buf_init(&buf, 0);
+    int rc = io->begin ? io->begin(io->ctx, null_format ? "Null" : fmt_name(kind),
+                                   run_content_type(kind), err)
+                       : 0;
+    if (rc == 0 && !null_format) {
+        ty_batch *h = NULL;
+        rc = run_header_batch(q, op, &h, err);
+        if (rc == 0) rc = fmt_write_header(kind, h, &buf, err);
+        ty_batch_destroy(h);
+    }
+    while (rc == 0) {
+        sql_chunk *c = NULL;
+        rc = sql__op_next(op, &c, err);
+        if (rc != 0 || c == NULL) break;
+        io->result_rows += c->rows;
+        if (!null_format) {
+            ty_batch *b = NULL;
+            rc = run_chunk_batch(q, op, c, &b, err);
+            if (rc == 0) rc = fmt_write_rows(kind, b, &buf, err);
+            ty_batch_destroy(b);
+        }
+        sql__chunk_free(c);
+        if (rc == 0 && buf.length_bytes >= (1u << 20)) rc = run_flush(io, &buf, err);
+    }
+    if (rc == 0 && q->totals_source && !null_format) rc = run_totals(q, kind, &buf, err);
+    if (rc == 0 && !null_format) rc = fmt_write_footer(kind, &buf, err);
+    if (rc == 0) rc = run_flush(io, &buf, err);
+    mu_buf_deinit(&buf);
+    return rc;
+}
+
+/* ---- small statements ---------------------------------------------------------- */
+
+static int run_setting_value(sql_query *q, const sql_node *value, char *out, size_t out_bytes,
+                             mu_err *err) {
+    const ty_column *c;
+    int rc = sql__eval_const(q, value, &c, err);
+    if (rc != 0) return rc;
+    mu_buf b;
+    mu_buf_init(&b, 0);
+    rc = ty_column_render_text(c, 0, 0, &b, err);
+    if (rc == 0) snprintf(out, out_bytes, "%.*s", (int)b.length_bytes, b.data ? (char *)b.data : "");
+    mu_buf_deinit(&b);
+    return rc;
+}
+
+static int run_apply_settings(sql_query *q, const sql_list *settings, sql_session *target,
+                              mu_err *err) {
+    for (size_t i = 0; i < settings->count; i++) {
+        const sql_node *s = settings->items[i];
+        char name[SQL_SETTING_NAME_BYTES], value[SQL_SETTING_VALUE_BYTES];
+        snprintf(name, sizeof(name), "%.*s", (int)s->setting.name.length, s->setting.name.ptr);
+        int rc = run_setting_value(q, s->setting.value, value, sizeof(value), err);
+        if (rc == 0) rc = sql_session_set(target, name, value, err);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+static int run_use(sql_query *q, const sql_node *stmt, mu_err *err) {
+    char name[256];
+    snprintf(name, sizeof(name), "%.*s", (int)stmt->object.name.length, stmt->object.name.ptr);
+    if (strcmp(name, "system") != 0) {
+        catalog_snapshot *snap = catalog_snapshot_acquire(storage_catalog(q->engine->storage));
+        bool found = catalog_snapshot_find_database(snap, name) != NULL;
+        catalog_snapshot_release(snap);
+        if (!found) return MU_ERR(err, MU_EUNKNOWN_DATABASE, "Database %s does not exist", name);
+    }
+    snprintf(q->session->database, sizeof(q->session->database), "%s", name);
+    return 0;
+}
+
+static int run_flush_table(sql_query *q, const sql_node *stmt, mu_err *err) {
+    char db[256], name[256];
+    snprintf(db, sizeof(db), "%.*s", (int)(stmt->object.database.ptr ? stmt->object.database.length : strlen(q->session->database)),
+             stmt->object.database.ptr ? stmt->object.database.ptr : q->session->database);
+    snprintf(name, sizeof(name), "%.*s", (int)stmt->object.name.length, stmt->object.name.ptr);
+    storage_table *ref;
+    int rc = storage_table_acquire(q->engine->storage, db, name, &ref, err);
+    if (rc != 0) return rc;
+    rc = table_flush(storage_table_get(ref), err);
+    storage_table_release(ref);
+    return rc;
+}
+
+/* ---- sql_execute ---------------------------------------------------------------- */
+
+static int run_statement(sql_query *q, const sql_node *stmt, const char *text, size_t text_bytes,
+                         sql_io *io, mu_err *err) {
+    const char *default_format = io->default_format ? io->default_format : "TabSeparated";
+    char format[64];
+    switch (stmt->kind) {
+    case SQL_QUERY: {
+        sql_session local = *q->session;
+        for (size_t i = 0; i < stmt->query.selects.count; i++) {
+            int rc = run_apply_settings(q, &stmt->query.selects.items[i]->select.settings, &local, err);
+            if (rc != 0) return rc;
+        }
+        sql_operator *op;
+        int rc = sql__plan_query(q, stmt, &op, err);
+        if (rc != 0) return rc;
+        snprintf(format, sizeof(format), "%.*s",
+                 (int)(stmt->query.format.ptr ? stmt->query.format.length : strlen(default_format)),
+                 stmt->query.format.ptr ? stmt->query.format.ptr : default_format);
+        rc = sql__emit(q, op, format, io, err);
+        sql__op_destroy(op);
+        return rc;
+    }
+    case SQL_SHOW_DATABASES:
+    case SQL_SHOW_TABLES:
+    case SQL_SHOW_CREATE:
+    case SQL_DESCRIBE:
+    case SQL_EXISTS: {
+        sql_operator *op;
+        int rc = sql__plan_show(q, stmt, &op, err);
+        if (rc != 0) return rc;
+        snprintf(format, sizeof(format), "%.*s",
+                 (int)(stmt->format.ptr ? stmt->format.length : strlen(default_format)),
+                 stmt->format.ptr ? stmt->format.ptr : default_format);
+        rc = sql__emit(q, op, format, io, err);
+        sql__op_destroy(op);
+        return rc;
+    }
+    case SQL_SET: return run_apply_settings(q, &stmt->set.settings, q->session, err);
+    case SQL_USE: return run_use(q, stmt, err);
+    case SQL_INSERT: return sql__run_insert(q, stmt, text, text_bytes, io, err);
+    case SQL_SYSTEM_FLUSH_TABLE: return run_flush_table(q, stmt, err);
+    case SQL_SYSTEM_FLUSH_LOGS: return 0; /* query_log is written synchronously */
+    case SQL_OPTIMIZE:
+        /* Parts are never merged yet; there is nothing OPTIMIZE could do
+         * that changes a result, so it succeeds (merges: a later issue). */
+        return 0;
+    case SQL_DELETE:
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "DELETE is parsed but not supported yet "
+                      "(deletion vectors come with merges)");
+    case SQL_KILL_QUERY:
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "KILL QUERY is not supported yet");
+    default: return sql__run_ddl(q, stmt, io, err);
+    }
+}
+
+int sql_execute(const sql_engine *engine, sql_session *session, const char *text,
+                size_t text_bytes, sql_io *io, mu_err *err) {
+    mu_arena *arena;
+    int rc = mu_arena_create(&arena, NULL, 64 * 1024, err);
+    if (rc != 0) return rc;
+    sql_node *stmt;
+    size_t start = 0;
+    while (start < text_bytes && (text[start] == ' ' || text[start] == '\n' || text[start] == '\t' ||
+                                  text[start] == '\r'))
+        start++;
+    if (start == text_bytes) {
+        mu_arena_destroy(arena);
+        return MU_ERR(err, MU_EEMPTY_QUERY, "Empty query");
+    }
+    rc = sql_parse(text, text_bytes, arena, NULL, &stmt, err);
+    if (rc != 0) {
+        mu_arena_destroy(arena);
+        return rc;
+    }
+    if (io->readonly) {
+        sql_kind k = stmt->kind;
+        bool reads = k == SQL_QUERY || k == SQL_SHOW_DATABASES || k == SQL_SHOW_TABLES ||
+                     k == SQL_SHOW_CREATE || k == SQL_DESCRIBE || k == SQL_EXISTS || k == SQL_SET ||
+                     k == SQL_USE;
+        if (!reads) {
+            mu_arena_destroy(arena);
+            return MU_ERR(err, MU_EREADONLY, "Cannot execute query in readonly mode. For queries "
+                          "over HTTP, method GET implies readonly. You should use method POST for "
+                          "modifying queries");
+        }
+    }
+    sql_query q;
+    memset(&q, 0, sizeof(q));
+    q.engine = engine;
+    q.session = session;
+    q.arena = arena;
+    q.params = io->params;
+    q.max_block_rows = SQL_CHUNK_ROWS;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    q.ctx.now_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    q.ctx.timezone = ty_tz_default();
+    const char *tzname = sql_session_get(session, "session_timezone");
+    if (tzname == NULL || !tzname[0]) tzname = sql_session_get(session, "timezone");
+    if (tzname && tzname[0]) {
+        const ty_tz *tz;
+        rc = ty_tz_get(tzname, &tz, err);
+        if (rc != 0) {
+            mu_arena_destroy(arena);
+            return rc;
+        }
+        q.ctx.timezone = tz;
+    }
+    q.ctx.database = session->database;
+    q.ctx.version = engine->version;
+    q.ctx.hostname = engine->hostname;
+    q.ctx.uptime_s = now.tv_sec - engine->start_time_s;
+    const char *mbs = sql_session_get(session, "max_block_size");
+    if (mbs) {
+        unsigned long long v = strtoull(mbs, NULL, 10);
+        if (v > 0 && v < SQL_CHUNK_ROWS) q.max_block_rows = v;
+    }
+    rc = exec_builder_init(&q.builder, &q.ctx, arena, err);
+    if (rc == 0) rc = run_statement(&q, stmt, text, text_bytes, io, err);
+    exec_builder_deinit(&q.builder);
+    mu_arena_destroy(arena);
+    return rc;
+}

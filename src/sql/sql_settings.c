@@ -1,0 +1,99 @@
+/* sql_settings.c: the query-level settings muscles knows (SET, SETTINGS
+ * clauses, URL parameters) and the session that keeps them. Names and
+ * defaults are ClickHouse's; a setting listed here either changes what
+ * muscles does (max_block_size, session_timezone, readonly, ...) or is
+ * accepted for compatibility because clients send it and its ClickHouse
+ * meaning is already what muscles does (listed with that meaning).
+ */
+#include "sql/query_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const sql_setting_info settings_table[] = {
+    {"max_block_size", "UInt64", "65536", "Maximum rows in a block read or produced"},
+    {"max_threads", "MaxThreads", "0", "Threads for a query (queries run on one thread today)"},
+    {"max_memory_usage", "UInt64", "0", "Memory limit of a query (0: unlimited)"},
+    {"max_execution_time", "Seconds", "0", "Time limit of a query (0: unlimited)"},
+    {"max_result_rows", "UInt64", "0", "Limit on result rows (0: unlimited)"},
+    {"readonly", "UInt64", "0", "1: only reads; 2: reads and settings"},
+    {"session_timezone", "Timezone", "", "Time zone of the session (empty: the server's)"},
+    {"timezone", "Timezone", "", "Alias of session_timezone kept for old clients"},
+    {"output_format_decimal_trailing_zeros", "Bool", "0", "Print trailing zeros of Decimals"},
+    {"input_format_skip_unknown_fields", "Bool", "1", "Skip unknown fields of JSON input"},
+    {"input_format_null_as_default", "Bool", "1", "NULL into a non-Nullable column gives the default"},
+    {"input_format_allow_errors_num", "UInt64", "0", "Bad input rows tolerated"},
+    {"input_format_allow_errors_ratio", "Float", "0", "Ratio of bad input rows tolerated"},
+    {"date_time_input_format", "DateTimeInputFormat", "basic", "basic or best_effort parsing"},
+    {"insert_deduplication_token", "String", "", "Token making an insert idempotent"},
+    {"join_use_nulls", "Bool", "0", "Unmatched JOIN rows get defaults (0) or NULLs (1)"},
+    {"send_progress_in_http_headers", "Bool", "0", "Send X-ClickHouse-Progress headers"},
+    {"wait_end_of_query", "Bool", "0", "Buffer the whole result before answering"},
+    {"enable_http_compression", "Bool", "0", "Compress HTTP responses"},
+    {"http_zlib_compression_level", "Int64", "3", "Compression level of HTTP responses"},
+    {"output_format_json_quote_64bit_integers", "Bool", "1", "Quote 64-bit integers in JSON"},
+    {"allow_experimental_analyzer", "Bool", "1", "Accepted for compatibility"},
+    {"enable_positional_arguments", "Bool", "1", "GROUP BY 1 / ORDER BY 1 refer to SELECT items"},
+    {"prefer_column_name_to_alias", "Bool", "0", "Accepted; aliases win as in ClickHouse"},
+    {"log_queries", "Bool", "1", "Log queries to system.query_log"},
+    {"max_query_size", "UInt64", "262144", "Bytes of query text parsed"},
+    {"connect_timeout", "Seconds", "10", "Accepted for compatibility"},
+    {"receive_timeout", "Seconds", "300", "Accepted for compatibility"},
+    {"send_timeout", "Seconds", "300", "Accepted for compatibility"},
+    {"async_insert", "Bool", "0", "Accepted; inserts are acknowledged after fsync"},
+    {"wait_for_async_insert", "Bool", "1", "Accepted for compatibility"},
+    {"database", "String", "", "Current database (HTTP parameter)"},
+    {"default_format", "String", "TabSeparated", "Output format when the query names none"},
+    {"max_insert_block_size", "UInt64", "1048576", "Rows per block of an INSERT"},
+    {"extremes", "Bool", "0", "Accepted; extremes are not computed yet"},
+    {"mutations_sync", "UInt64", "0", "Accepted for compatibility"},
+    {"optimize_throw_if_noop", "Bool", "0", "Accepted for compatibility"},
+};
+
+size_t sql__setting_count(void) { return sizeof(settings_table) / sizeof(settings_table[0]); }
+
+const sql_setting_info *sql__setting_at(size_t index) {
+    return index < sql__setting_count() ? &settings_table[index] : NULL;
+}
+
+const sql_setting_info *sql__setting_find(const char *name) {
+    for (size_t i = 0; i < sql__setting_count(); i++)
+        if (strcmp(settings_table[i].name, name) == 0) return &settings_table[i];
+    return NULL;
+}
+
+bool sql_setting_known(const char *name) { return sql__setting_find(name) != NULL; }
+
+void sql_session_init(sql_session *s) {
+    memset(s, 0, sizeof(*s));
+    snprintf(s->database, sizeof(s->database), "default");
+}
+
+int sql_session_set(sql_session *s, const char *name, const char *value, mu_err *err) {
+    if (!sql_setting_known(name))
+        return MU_ERR(err, MU_EUNKNOWN_SETTING, "Setting %s is neither a builtin setting nor "
+                      "started with the prefix 'custom_' registered for user-defined settings",
+                      name);
+    if (strlen(value) >= SQL_SETTING_VALUE_BYTES)
+        return MU_ERR(err, MU_EINVAL, "value of setting %s is longer than %d bytes", name,
+                      SQL_SETTING_VALUE_BYTES - 1);
+    for (uint32_t i = 0; i < s->setting_count; i++) {
+        if (strcmp(s->settings[i].name, name) == 0) {
+            snprintf(s->settings[i].value, sizeof(s->settings[i].value), "%s", value);
+            return 0;
+        }
+    }
+    if (s->setting_count >= SQL_SESSION_SETTINGS_MAX)
+        return MU_ERR(err, MU_EINVAL, "more than %d settings in one session",
+                      SQL_SESSION_SETTINGS_MAX);
+    snprintf(s->settings[s->setting_count].name, SQL_SETTING_NAME_BYTES, "%s", name);
+    snprintf(s->settings[s->setting_count].value, SQL_SETTING_VALUE_BYTES, "%s", value);
+    s->setting_count++;
+    return 0;
+}
+
+const char *sql_session_get(const sql_session *s, const char *name) {
+    for (uint32_t i = 0; i < s->setting_count; i++)
+        if (strcmp(s->settings[i].name, name) == 0) return s->settings[i].value;
+    return NULL;
+}
