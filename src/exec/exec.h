@@ -221,6 +221,17 @@ int exec_expr_call(exec_builder *b, const char *name, exec_expr **args, uint32_t
 int exec_expr_cast(exec_builder *b, exec_expr *arg, const ty_type *type, exec_expr **out,
                    mu_err *err);
 
+/* Higher-order functions (arrayMap, arrayFilter, arrayExists, arrayAll,
+ * arrayCount, arrayFirst, arrayFirstIndex, arraySum): `body` is bound over
+ * inputs [lambda parameters..., captures...]: parameter i is element i of
+ * arrays[i] (all arrays of a row must have equal lengths), capture k is
+ * captures[k] evaluated over the outer rows and repeated for each element.
+ * MU_EUNKNOWN_FUNCTION if name is not a higher-order function. */
+bool exec_function_takes_lambda(const char *name);
+int exec_expr_call_lambda(exec_builder *b, const char *name, exec_expr *body,
+                          uint32_t param_count, exec_expr **arrays, exec_expr **captures,
+                          uint32_t capture_count, exec_expr **out, mu_err *err);
+
 /* The result of evaluating an expression over `rows` rows. */
 typedef struct exec_value {
     const ty_column *column; /* rows rows, or 1 row when is_const */

@@ -23,6 +23,7 @@ extern const exec_function *const exec__functions_json[];
 extern const exec_function *const exec__functions_date[];
 extern const exec_function *const exec__functions_array[];
 extern const exec_function *const exec__functions_misc[];
+extern const exec_function *const exec__functions_lambda[];
 
 extern const exec_aggregate *const exec__aggregates_basic[];
 extern const exec_aggregate *const exec__aggregates_stats[];

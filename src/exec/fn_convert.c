@@ -716,8 +716,7 @@ static int cv_parse_one(const ty_type *parse, ty_column *dst, const char *s, siz
         int64_t wide;
         mu_err ignored;
         const ty_type *as = ty_type_builtin(negative ? TY_INT64 : TY_UINT64);
-        if (ty_value_parse(as, s, n, &wide, &ignored) != 0) return ty_value_parse(d, s, n, value, err);
-        return exec__store_i64(dst, &wide, 1, err);
+        if (ty_value_parse(as, s, n, &wide, &ignored) == 0) return exec__store_i64(dst, &wide, 1, err);
     }
     int rc = ty_value_parse(parse, s, n, value, err);
     if (rc != 0 && (d->kind == TY_DATE || d->kind == TY_DATE32) && cv_date_with_time(s, n)) {

@@ -206,10 +206,10 @@ static int64_t date_instant(const date_input *in, int64_t v) {
  * since the epoch falls on a whole UTC hour; toStartOfHour-like rounding
  * and toRelativeHourNum depend on it. The offsets in force are sampled
  * weekly through 2037 (later years repeat the same rules). */
-static void date_input_zone_traits(date_input *in) {
+static void date_input_zone_traits(date_input *in, bool need_whole_hours) {
     in->epoch_offset = ty_tz_offset_at(in->tz, ty_tz_local_to_utc(in->tz, 0));
     in->whole_hours = true;
-    if (in->tz == ty_tz_utc()) return;
+    if (in->tz == ty_tz_utc() || !need_whole_hours) return;
     for (int64_t t = 0; t < 2145916800; t += 7 * 86400) {
         if (ty_tz_offset_at(in->tz, t) % 3600 != 0) {
             in->whole_hours = false;
@@ -425,15 +425,34 @@ static int64_t date_start_hours(const ty_tz *tz, int64_t t, int64_t hours) {
     return r;
 }
 
-/* Instants (DateTime results) for the rounding operations. */
+/* ClickHouse reads Date and DateTime values through a table in which a
+ * day that starts before the epoch takes the next day's start. */
+static int64_t date_day_start_unsigned(const ty_tz *tz, int64_t days) {
+    int64_t r = date_day_start(tz, days);
+    return r < 0 ? date_day_start(tz, days + 1) : r;
+}
+
+static bool date_kind_is_unsigned(ty_kind k) { return k == TY_DATE || k == TY_DATETIME; }
+
+static int64_t date_start_instant_raw(const date_state *st, int64_t v);
+
+/* Instants (DateTime results) for the rounding operations; unsigned
+ * inputs never round below the epoch. */
 static int64_t date_start_instant(const date_state *st, int64_t v) {
     const date_input *in = &st->in;
     if (st->op == DATE_OP_START_DAY || st->op == DATE_OP_INTERVAL_DAY) {
         date_civil c;
         date_civil_of(in, v, &c);
         int64_t days = st->op == DATE_OP_START_DAY ? c.days : c.days / st->n * st->n;
-        return date_day_start(in->tz, days);
+        return date_kind_is_unsigned(in->kind) ? date_day_start_unsigned(in->tz, days)
+                                               : date_day_start(in->tz, days);
     }
+    int64_t r = date_start_instant_raw(st, v);
+    return r < 0 && date_kind_is_unsigned(in->kind) ? 0 : r;
+}
+
+static int64_t date_start_instant_raw(const date_state *st, int64_t v) {
+    const date_input *in = &st->in;
     int64_t t = date_whole(in, v);
     switch (st->op) {
     case DATE_OP_START_HOUR: {
@@ -453,7 +472,7 @@ static int64_t date_start_instant(const date_state *st, int64_t v) {
     }
     default: break;
     }
-    MU_ASSERT(!"date_start_instant: unexpected operation");
+    MU_ASSERT(!"date_start_instant_raw: unexpected operation");
     return 0;
 }
 
@@ -465,12 +484,34 @@ static bool date_op_gives_instant(date_op op) {
     return op >= DATE_OP_START_DAY && op <= DATE_OP_INTERVAL_SECOND;
 }
 
+/* Loads argument 0; floats (toUnixTimestamp) are truncated, with NaN and
+ * out-of-range values kept defined. */
+static int date_load_values(const date_state *st, const exec_arg *a, uint32_t rows,
+                            int64_t *v, mu_err *err) {
+    if (st->in.kind != TY_FLOAT32 && st->in.kind != TY_FLOAT64) {
+        exec__load_i64(a, rows, v);
+        return 0;
+    }
+    double *f = exec__scratch(rows, sizeof(*f), err);
+    if (f == NULL) return err->code;
+    exec__load_f64(a, rows, f);
+    for (uint32_t i = 0; i < rows; i++) {
+        double x = f[i] != f[i] ? 0 : f[i];
+        v[i] = x <= -9.2e18 ? INT64_MIN : (x >= 9.2e18 ? INT64_MAX : (int64_t)x);
+    }
+    free(f);
+    return 0;
+}
+
 static int date_kernel_unary(const exec_call *call, const exec_arg *args, uint32_t rows,
                              ty_column *out, mu_err *err) {
     const date_state *st = call->state;
     int64_t *v = exec__scratch(rows, sizeof(*v), err);
     if (v == NULL) return err->code;
-    exec__load_i64(&args[0], rows, v);
+    if (date_load_values(st, &args[0], rows, v, err) != 0) {
+        free(v);
+        return err->code;
+    }
     if (date_op_gives_day(st->op)) {
         for (uint32_t i = 0; i < rows; i++)
             v[i] = date_clamp(date_start_day_number(st, v[i]), 0, DATE_DAYS_MAX);
@@ -578,14 +619,15 @@ static int date_bind_simple(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = date_check_t_tz(call, date_op_gives_day(op), err);
     if (rc != 0) return rc;
     ty_kind k = call->arg_types[0]->kind;
-    if (date_op_needs_time(op) && date_kind_is_day(k)) return date_error_not_supported(call, k, err);
+    if (date_op_needs_time(op) && date_kind_is_day(k))
+        return date_error_not_supported(call, k, err);
     date_state *st = date_state_new(call, arena, op, err);
     if (st == NULL) return err->code;
     st->n = d->minutes ? d->minutes : 1;
     const char *zone_name;
     rc = date_bind_input(call, 1, arena, &st->in, &zone_name, err);
     if (rc != 0) return rc;
-    if (op == DATE_OP_REL_HOUR) date_input_zone_traits(&st->in);
+    if (op == DATE_OP_REL_HOUR) date_input_zone_traits(&st->in, true);
     if (date_op_gives_day(op)) {
         call->result_type = ty_type_builtin(TY_DATE);
         return 0;
@@ -801,7 +843,7 @@ static int date_bind_start_of_interval(exec_call *call, mu_arena *arena, mu_err 
     const char *zone_name;
     rc = date_bind_input(call, 3, arena, &st->in, &zone_name, err);
     if (rc != 0) return rc;
-    if (st->op == DATE_OP_INTERVAL_SECOND) date_input_zone_traits(&st->in);
+    if (st->op == DATE_OP_INTERVAL_SECOND) date_input_zone_traits(&st->in, true);
     if (gives_date) {
         call->result_type = ty_type_builtin(TY_DATE);
         return 0;
@@ -870,14 +912,15 @@ static int64_t date_add_one(const date_input *in, date_unit unit, int64_t v, int
     int64_t step = date_wrap_mul(delta, date_unit_seconds(unit));
     switch (in->kind) {
     case TY_DATE:
-        if (sub_day) return date_wrap_add(date_day_start(in->tz, v), step);
+        if (sub_day) return date_wrap_add(date_day_start_unsigned(in->tz, v), step);
         if (unit <= DATE_UNIT_WEEK)
             return date_clamp(date_step_days(unit, v, delta), 0, DATE_DAYS_MAX);
         /* Months and years: below 1970 sticks to 0, above 2149 wraps. */
         return (uint16_t)MU_MAX(date_step_days(unit, v, delta), 0);
     case TY_DATE32:
         if (sub_day) return date_wrap_mul(date_wrap_add(date_day_start(in->tz, v), step), 1000);
-        if (unit <= DATE_UNIT_WEEK) return MU_MAX(date_step_days(unit, v, delta), DATE_LUT_FIRST_DAY);
+        if (unit <= DATE_UNIT_WEEK)
+            return MU_MAX(date_step_days(unit, v, delta), DATE_LUT_FIRST_DAY);
         return date_step_days(unit, v, delta);
     case TY_DATETIME: {
         if (sub_day) return date_wrap_add(v, step);
@@ -1104,7 +1147,7 @@ static int date_diff_side(const exec_call *call, uint32_t index, const ty_tz *zo
     in->tz = zone ? zone
                   : (date_kind_is_day(t->kind) ? exec__date_session_zone(call)
                                                : ty_type_timezone(t));
-    date_input_zone_traits(in);
+    date_input_zone_traits(in, false); /* dateDiff's hours ignore whole_hours */
     return 0;
 }
 

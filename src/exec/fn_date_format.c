@@ -53,12 +53,19 @@ static int64_t fmt_iso_weekday(int64_t days) {
     return (r < 0 ? r + 7 : r) + 1;
 }
 
-/* A value quoted for a message as ClickHouse quotes strings, cut short. */
+/* A value quoted for a message as ClickHouse quotes strings, cut short.
+ * A character takes at most 4 bytes; "..." and the closing quote 5 more. */
 static void fmt_quote(const char *s, size_t n, char *out, size_t out_bytes) {
+    MU_ASSERT(out_bytes >= 16);
     size_t o = 0;
     out[o++] = '\'';
-    for (size_t i = 0; i < n && o + 6 < out_bytes; i++) {
+    for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (o + 10 >= out_bytes) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
         if (c == '\'' || c == '\\') {
             out[o++] = '\\';
             out[o++] = (char)c;
@@ -67,14 +74,10 @@ static void fmt_quote(const char *s, size_t n, char *out, size_t out_bytes) {
         } else {
             out[o++] = (char)c;
         }
-        if (i + 1 < n && o + 6 >= out_bytes) {
-            memcpy(out + o, "...", 3);
-            o += 3;
-            break;
-        }
     }
     out[o++] = '\'';
     out[o] = 0;
+    MU_ASSERT(o < out_bytes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -102,6 +105,7 @@ typedef struct fmt_program {
     uint32_t count;
     char *literals;
     size_t literal_bytes;
+    size_t literal_capacity;
     size_t row_bytes_max;  /* longest text one row can produce */
 } fmt_program;
 
@@ -137,6 +141,7 @@ static const fmt_spec fmt_specs[] = {
 static int fmt_add_literal(fmt_program *p, mu_arena *arena, const char *text, size_t bytes,
                            mu_err *err) {
     if (bytes == 0) return 0;
+    MU_ASSERT(p->literal_bytes + bytes <= p->literal_capacity);
     fmt_item *it = &p->items[p->count++];
     it->kind = FMT_LITERAL;
     it->offset = (uint32_t)p->literal_bytes;
@@ -154,9 +159,11 @@ static int fmt_spec_error(const exec_call *call, const char *f, size_t n, char c
     case 'U': return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for WEEK (Sun-Sat)");
     case 'v': return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for WEEK (Mon-Sun)");
     case 'x':
-        return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for YEAR for week (Mon-Sun)");
+        return MU_ERR(err, MU_ENOT_SUPPORTED,
+                      "format is not supported for YEAR for week (Mon-Sun)");
     case 'X':
-        return MU_ERR(err, MU_ENOT_SUPPORTED, "format is not supported for YEAR for week (Sun-Sat)");
+        return MU_ERR(err, MU_ENOT_SUPPORTED,
+                      "format is not supported for YEAR for week (Sun-Sat)");
     default:
         return MU_ERR(err, MU_EINVAL,
                       "Incorrect syntax '%.*s', symbol is not supported '%c' for function %s",
@@ -176,8 +183,10 @@ static int fmt_compile(const exec_call *call, const char *f, size_t n, ty_kind k
                                           "string, use '%%%%' instead");
         i++;
     }
+    /* A specifier of 2 bytes prints at most 8 literal bytes ("12:00 AM"). */
+    p->literal_capacity = 4 * n + 1;
     p->items = mu_arena_calloc(arena, n + 1, sizeof(*p->items), err);
-    p->literals = mu_arena_alloc(arena, n + 64, err);
+    p->literals = mu_arena_alloc(arena, p->literal_capacity, err);
     if (p->items == NULL || p->literals == NULL) return err->code;
     size_t start = 0;
     for (size_t i = 0; i < n; i++) {
@@ -645,7 +654,7 @@ static int bp_day_month(bp *b, unsigned v, size_t *num) {
         if (b->year) return bp_fail(b, "Cannot read DateTime: year component is duplicated");
         *num = bp_digits(b, d, sizeof(d));
         if (*num == 4) b->year = (unsigned)bp_number(d, 4);
-        else if (*num == 2) b->year = (unsigned)bp_number(d, 2) + (bp_number(d, 2) >= 70 ? 1900 : 2000);
+        else if (*num == 2) b->year = (unsigned)(bp_number(d, 2) + (d[0] >= 7 ? 1900 : 2000));
         else return bp_fail(b, "Cannot read DateTime: unexpected number of decimal digits after "
                                "day of month and month: %zu", *num);
     }
@@ -959,7 +968,7 @@ static int bp_value(const exec_call *call, const bp_state *st, const char *s, si
     else fraction *= fmt_pow10(st->precision - b.fraction_digits);
     int64_t ticks;
     if (__builtin_mul_overflow(seconds, st->scale, &ticks) ||
-        __builtin_add_overflow(ticks, seconds < 0 ? -fraction : fraction, &ticks))
+        __builtin_add_overflow(ticks, fraction, &ticks))
         return MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal math overflow: while parsing %s as %s",
                       quoted, tn);
     *out = ticks;

@@ -33,6 +33,17 @@
 
 #define STR_CI EXEC_FN_CASE_INSENSITIVE
 
+/* A bind that forwards to common(call, mode, err) / common(call, arena, mode, err). */
+#define STR_BIND_MODE(name, common, mode)                                                 \
+    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
+        (void)arena;                                                                      \
+        return common(call, mode, err);                                                   \
+    }
+#define STR_BIND_ARENA(name, common, ...)                                                 \
+    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
+        return common(call, arena, __VA_ARGS__, err);                                     \
+    }
+
 static bool str_type_is_string(const ty_type *t) {
     return t->kind == TY_STRING || t->kind == TY_FIXED_STRING;
 }
@@ -316,16 +327,8 @@ static int empty_bind_common(exec_call *call, bool negate, mu_err *err) {
     return 0;
 }
 
-static int empty_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return empty_bind_common(call, false, err);
-}
-
-static int not_empty_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return empty_bind_common(call, true, err);
-}
-
+STR_BIND_MODE(empty_bind, empty_bind_common, false)
+STR_BIND_MODE(not_empty_bind, empty_bind_common, true)
 static int length_utf8_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                               ty_column *out, mu_err *err) {
     (void)call;
@@ -394,16 +397,8 @@ static int case_ascii_bind_common(exec_call *call, bool upper, mu_err *err) {
     return 0;
 }
 
-static int lower_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return case_ascii_bind_common(call, false, err);
-}
-
-static int upper_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return case_ascii_bind_common(call, true, err);
-}
-
+STR_BIND_MODE(lower_bind, case_ascii_bind_common, false)
+STR_BIND_MODE(upper_bind, case_ascii_bind_common, true)
 /* Full (one-to-many) uppercase mappings of Unicode's SpecialCasing.txt
  * that ICU applies and the simple tables lack. */
 typedef struct str_special_case {
@@ -545,16 +540,8 @@ static int case_utf8_bind_common(exec_call *call, bool upper, mu_err *err) {
     return 0;
 }
 
-static int lower_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return case_utf8_bind_common(call, false, err);
-}
-
-static int upper_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return case_utf8_bind_common(call, true, err);
-}
-
+STR_BIND_MODE(lower_utf8_bind, case_utf8_bind_common, false)
+STR_BIND_MODE(upper_utf8_bind, case_utf8_bind_common, true)
 static const exec_function fn_lower = {"lower", STR_CI, lower_bind};
 static const exec_function fn_upper = {"upper", STR_CI, upper_bind};
 STR_ALIAS(fn_lcase, "lcase", STR_CI, fn_lower);
@@ -777,17 +764,12 @@ static int substring_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     return 0;
 }
 
-#define STR_SUBSTRING_BIND(name, mode)                                                    \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        (void)arena;                                                                      \
-        return substring_bind_common(call, mode, err);                                    \
-    }
-STR_SUBSTRING_BIND(substring_bind, SUBSTR_PLAIN)
-STR_SUBSTRING_BIND(substring_utf8_bind, SUBSTR_UTF8)
-STR_SUBSTRING_BIND(left_bind, SUBSTR_LEFT)
-STR_SUBSTRING_BIND(right_bind, SUBSTR_RIGHT)
-STR_SUBSTRING_BIND(left_utf8_bind, SUBSTR_LEFT | SUBSTR_UTF8)
-STR_SUBSTRING_BIND(right_utf8_bind, SUBSTR_RIGHT | SUBSTR_UTF8)
+STR_BIND_MODE(substring_bind, substring_bind_common, SUBSTR_PLAIN)
+STR_BIND_MODE(substring_utf8_bind, substring_bind_common, SUBSTR_UTF8)
+STR_BIND_MODE(left_bind, substring_bind_common, SUBSTR_LEFT)
+STR_BIND_MODE(right_bind, substring_bind_common, SUBSTR_RIGHT)
+STR_BIND_MODE(left_utf8_bind, substring_bind_common, SUBSTR_LEFT | SUBSTR_UTF8)
+STR_BIND_MODE(right_utf8_bind, substring_bind_common, SUBSTR_RIGHT | SUBSTR_UTF8)
 
 static const exec_function fn_substring = {"substring", STR_CI, substring_bind};
 STR_ALIAS(fn_substr, "substr", STR_CI, fn_substring);
@@ -971,16 +953,11 @@ static int position_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     return 0;
 }
 
-#define STR_POSITION_BIND(name, mode)                                                     \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        (void)arena;                                                                      \
-        return position_bind_common(call, mode, err);                                     \
-    }
-STR_POSITION_BIND(position_bind, 0)
-STR_POSITION_BIND(locate_bind, POS_NEEDLE_FIRST)
-STR_POSITION_BIND(position_ci_bind, POS_CASELESS)
-STR_POSITION_BIND(position_utf8_bind, POS_UTF8)
-STR_POSITION_BIND(position_ci_utf8_bind, POS_CASELESS | POS_UTF8)
+STR_BIND_MODE(position_bind, position_bind_common, 0)
+STR_BIND_MODE(locate_bind, position_bind_common, POS_NEEDLE_FIRST)
+STR_BIND_MODE(position_ci_bind, position_bind_common, POS_CASELESS)
+STR_BIND_MODE(position_utf8_bind, position_bind_common, POS_UTF8)
+STR_BIND_MODE(position_ci_utf8_bind, position_bind_common, POS_CASELESS | POS_UTF8)
 
 static const exec_function fn_position = {"position", STR_CI, position_bind};
 /* locate(needle, haystack[, start]): MySQL's argument order, ClickHouse's
@@ -1233,14 +1210,10 @@ static int like_bind_common(exec_call *call, mu_arena *arena, bool caseless, boo
     return 0;
 }
 
-#define STR_LIKE_BIND(name, caseless, negate)                                             \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        return like_bind_common(call, arena, caseless, negate, err);                      \
-    }
-STR_LIKE_BIND(like_bind, false, false)
-STR_LIKE_BIND(not_like_bind, false, true)
-STR_LIKE_BIND(ilike_bind, true, false)
-STR_LIKE_BIND(not_ilike_bind, true, true)
+STR_BIND_ARENA(like_bind, like_bind_common, false, false)
+STR_BIND_ARENA(not_like_bind, like_bind_common, false, true)
+STR_BIND_ARENA(ilike_bind, like_bind_common, true, false)
+STR_BIND_ARENA(not_ilike_bind, like_bind_common, true, true)
 
 static const exec_function fn_like = {"like", 0, like_bind};
 static const exec_function fn_not_like = {"notLike", 0, not_like_bind};
@@ -1277,16 +1250,8 @@ static int starts_ends_bind_common(exec_call *call, bool ends, mu_err *err) {
     return 0;
 }
 
-static int starts_with_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return starts_ends_bind_common(call, false, err);
-}
-
-static int ends_with_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return starts_ends_bind_common(call, true, err);
-}
-
+STR_BIND_MODE(starts_with_bind, starts_ends_bind_common, false)
+STR_BIND_MODE(ends_with_bind, starts_ends_bind_common, true)
 static const exec_function fn_starts_with = {"startsWith", 0, starts_with_bind};
 static const exec_function fn_ends_with = {"endsWith", 0, ends_with_bind};
 
@@ -1343,13 +1308,9 @@ static int trim_bind_common(exec_call *call, mu_arena *arena, bool left, bool ri
     return 0;
 }
 
-#define STR_TRIM_BIND(name, l, r)                                                         \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        return trim_bind_common(call, arena, l, r, err);                                  \
-    }
-STR_TRIM_BIND(trim_left_bind, true, false)
-STR_TRIM_BIND(trim_right_bind, false, true)
-STR_TRIM_BIND(trim_both_bind, true, true)
+STR_BIND_ARENA(trim_left_bind, trim_bind_common, true, false)
+STR_BIND_ARENA(trim_right_bind, trim_bind_common, false, true)
+STR_BIND_ARENA(trim_both_bind, trim_bind_common, true, true)
 
 static const exec_function fn_trim_left = {"trimLeft", 0, trim_left_bind};
 static const exec_function fn_trim_right = {"trimRight", 0, trim_right_bind};
@@ -1400,16 +1361,8 @@ static int replace_bind_common(exec_call *call, bool only_first, mu_err *err) {
     return 0;
 }
 
-static int replace_all_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return replace_bind_common(call, false, err);
-}
-
-static int replace_one_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    return replace_bind_common(call, true, err);
-}
-
+STR_BIND_MODE(replace_all_bind, replace_bind_common, false)
+STR_BIND_MODE(replace_one_bind, replace_bind_common, true)
 static const exec_function fn_replace_all = {"replaceAll", 0, replace_all_bind};
 static const exec_function fn_replace_one = {"replaceOne", 0, replace_one_bind};
 STR_ALIAS(fn_replace, "replace", STR_CI, fn_replace_all);
@@ -1513,13 +1466,9 @@ static int split_bind_common(exec_call *call, mu_arena *arena, int kind, mu_err 
     return str_array_of(ty_type_builtin(TY_STRING), arena, &call->result_type, err);
 }
 
-#define STR_SPLIT_BIND(name, kind)                                                        \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        return split_bind_common(call, arena, kind, err);                                 \
-    }
-STR_SPLIT_BIND(split_by_char_bind, SPLIT_CHAR)
-STR_SPLIT_BIND(split_by_string_bind, SPLIT_STRING)
-STR_SPLIT_BIND(split_by_whitespace_bind, SPLIT_WHITESPACE)
+STR_BIND_ARENA(split_by_char_bind, split_bind_common, SPLIT_CHAR)
+STR_BIND_ARENA(split_by_string_bind, split_bind_common, SPLIT_STRING)
+STR_BIND_ARENA(split_by_whitespace_bind, split_bind_common, SPLIT_WHITESPACE)
 
 static const exec_function fn_split_by_char = {"splitByChar", 0, split_by_char_bind};
 static const exec_function fn_split_by_string = {"splitByString", 0, split_by_string_bind};
@@ -1645,15 +1594,10 @@ static int pad_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     return 0;
 }
 
-#define STR_PAD_BIND(name, mode)                                                          \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        (void)arena;                                                                      \
-        return pad_bind_common(call, mode, err);                                          \
-    }
-STR_PAD_BIND(left_pad_bind, PAD_LEFT)
-STR_PAD_BIND(right_pad_bind, 0)
-STR_PAD_BIND(left_pad_utf8_bind, PAD_LEFT | PAD_UTF8)
-STR_PAD_BIND(right_pad_utf8_bind, PAD_UTF8)
+STR_BIND_MODE(left_pad_bind, pad_bind_common, PAD_LEFT)
+STR_BIND_MODE(right_pad_bind, pad_bind_common, 0)
+STR_BIND_MODE(left_pad_utf8_bind, pad_bind_common, PAD_LEFT | PAD_UTF8)
+STR_BIND_MODE(right_pad_utf8_bind, pad_bind_common, PAD_UTF8)
 
 static const exec_function fn_repeat = {"repeat", STR_CI, repeat_bind};
 static const exec_function fn_left_pad = {"leftPad", 0, left_pad_bind};
@@ -1790,17 +1734,12 @@ static int base64_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     return 0;
 }
 
-#define STR_B64_BIND(name, mode)                                                          \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        (void)arena;                                                                      \
-        return base64_bind_common(call, mode, err);                                       \
-    }
-STR_B64_BIND(b64_encode_bind, 0)
-STR_B64_BIND(b64_decode_bind, B64_DECODE)
-STR_B64_BIND(b64_try_decode_bind, B64_DECODE | B64_TRY)
-STR_B64_BIND(b64_url_encode_bind, B64_URL)
-STR_B64_BIND(b64_url_decode_bind, B64_URL | B64_DECODE)
-STR_B64_BIND(b64_url_try_decode_bind, B64_URL | B64_DECODE | B64_TRY)
+STR_BIND_MODE(b64_encode_bind, base64_bind_common, 0)
+STR_BIND_MODE(b64_decode_bind, base64_bind_common, B64_DECODE)
+STR_BIND_MODE(b64_try_decode_bind, base64_bind_common, B64_DECODE | B64_TRY)
+STR_BIND_MODE(b64_url_encode_bind, base64_bind_common, B64_URL)
+STR_BIND_MODE(b64_url_decode_bind, base64_bind_common, B64_URL | B64_DECODE)
+STR_BIND_MODE(b64_url_try_decode_bind, base64_bind_common, B64_URL | B64_DECODE | B64_TRY)
 
 static const exec_function fn_base64_encode = {"base64Encode", 0, b64_encode_bind};
 static const exec_function fn_base64_decode = {"base64Decode", 0, b64_decode_bind};

@@ -12,7 +12,7 @@ static const exec_function *const *const registry_function_lists[] = {
     exec__functions_null,   exec__functions_convert, exec__functions_math,
     exec__functions_string, exec__functions_regex,   exec__functions_hash,
     exec__functions_json,   exec__functions_date,    exec__functions_array,
-    exec__functions_misc,
+    exec__functions_misc,   exec__functions_lambda,
 };
 
 static const exec_aggregate *const *const registry_aggregate_lists[] = {

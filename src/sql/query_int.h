@@ -52,6 +52,14 @@ typedef struct sql_query {
     exec_expr **totals_exprs;
     const char **totals_names;
     uint32_t totals_count;
+    /* WITH name AS (subquery) definitions visible to table references. */
+    const sql_node *ctes[64];
+    uint32_t cte_count;
+    /* Column names the SELECT being planned mentions (for scans to read
+     * only those); all_columns when it has a * or is unknown. */
+    const char **needed;
+    uint32_t needed_count;
+    bool needed_all;
 } sql_query;
 
 /* ---- operators ------------------------------------------------------- */
@@ -93,6 +101,17 @@ int sql__op_numbers(sql_query *q, uint64_t start, uint64_t count, bool infinite,
 /* Scans `columns` (indexes into the table's schema) of a table. */
 int sql__op_table_scan(sql_query *q, storage_table *ref_take, const uint32_t *columns,
                        uint32_t column_count, sql_operator **out, mu_err *err);
+/* Key range pruning of a table scan (see sql_prune.c). */
+bool sql__op_is_scan(const sql_operator *op);
+/* The first ORDER BY key of the scanned table when it is a plain column. */
+const char *sql__op_scan_table_key(const sql_operator *op, uint32_t *schema_column_out);
+/* Rows whose key column lies outside [lo, hi] (1-row columns of its type,
+ * taken; NULL = unbounded) are not read. */
+void sql__op_scan_set_range(sql_operator *op, uint32_t schema_column, ty_column *lo_take,
+                            ty_column *hi_take);
+/* Derives a key range for a scan from a WHERE (conjuncts key op constant). */
+int sql__prune_scan(sql_query *q, sql_operator *scan, const sql_node *select,
+                    const sql_node *where, mu_err *err);
 /* Transformations (each takes its input). */
 int sql__op_filter(sql_query *q, sql_operator *input, exec_expr *predicate, sql_operator **out,
                    mu_err *err);
@@ -138,10 +157,11 @@ typedef enum sql_join_type {
 } sql_join_type;
 /* Hash join on left_keys[i] == right_keys[i] (column indexes of equal
  * types); output = every left column then every right column. Rows
- * without a match get default values (join_use_nulls = 0). */
+ * without a match get default values (join_use_nulls = 0); with
+ * coalesce_keys (USING) a left key of a right-only row is the right key. */
 int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join_type type,
                  const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
-                 sql_operator **out, mu_err *err);
+                 bool coalesce_keys, sql_operator **out, mu_err *err);
 /* ARRAY JOIN / arrayJoin: unfolds Array column `column`; output has the
  * element in place of the array. */
 int sql__op_array_join(sql_query *q, sql_operator *input, uint32_t column, bool left, sql_operator **out,
@@ -162,9 +182,27 @@ typedef struct sql_scope {
     const sql_node **alias_exprs;
     uint8_t *alias_busy;       /* recursion guard while expanding */
     sql_agg_ctx *agg;          /* post-aggregation binding, or NULL */
+    struct sql_lambda_ctx *lambda; /* binding a lambda body, or NULL */
+    /* arrayJoin(x) calls already unfolded by the planner: call text ->
+     * input column. */
+    uint32_t array_join_count;
+    const char **array_join_texts;
+    uint32_t *array_join_columns;
     bool no_aggregates;        /* WHERE, PREWHERE, GROUP BY: aggregates are illegal */
     const char *clause;        /* for messages: "WHERE", ... */
 } sql_scope;
+
+/* A lambda body sees its parameters as inputs 0..param_count-1 and every
+ * outer column it uses as a capture after them. */
+typedef struct sql_lambda_ctx {
+    sql_scope *outer;
+    uint32_t param_count;
+    const char **param_names;
+    const ty_type **param_types;
+    exec_expr **captures;
+    uint32_t capture_count;
+    uint32_t capture_capacity;
+} sql_lambda_ctx;
 
 struct sql_agg_ctx {
     sql_scope *pre;            /* scope of the aggregate's input */

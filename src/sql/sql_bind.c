@@ -179,8 +179,35 @@ static int64_t bind_find_column(const sql_operator *in, const sql_node *n) {
     return -1;
 }
 
+static int bind_lambda_ident(sql_query *q, sql_scope *s, const sql_node *n, exec_expr **out,
+                             mu_err *err) {
+    sql_lambda_ctx *l = s->lambda;
+    if (n->ident.count == 1)
+        for (uint32_t i = 0; i < l->param_count; i++)
+            if (bind_str_is(l->param_names[i], n->ident.parts[0]))
+                return exec_expr_input(&q->builder, i, l->param_types[i], out, err);
+    exec_expr *outer;
+    int rc = bind_node(q, l->outer, n, &outer, err);
+    if (rc != 0) return rc;
+    if (outer->kind == EXEC_EXPR_CONST) {
+        *out = outer;
+        return 0;
+    }
+    if (l->capture_count == l->capture_capacity) {
+        uint32_t cap = l->capture_capacity ? l->capture_capacity * 2 : 8;
+        exec_expr **grown = mu_arena_calloc(q->arena, cap, sizeof(*grown), err);
+        if (grown == NULL) return err->code;
+        if (l->capture_count) memcpy(grown, l->captures, l->capture_count * sizeof(*grown));
+        l->captures = grown;
+        l->capture_capacity = cap;
+    }
+    l->captures[l->capture_count] = outer;
+    return exec_expr_input(&q->builder, l->param_count + l->capture_count++, outer->type, out, err);
+}
+
 static int bind_ident(sql_query *q, sql_scope *s, const sql_node *n, exec_expr **out,
                       mu_err *err) {
+    if (s->lambda) return bind_lambda_ident(q, s, n, out, err);
     if (n->ident.count == 1) {
         for (uint32_t i = 0; i < s->alias_count; i++) {
             if (!bind_str_is(s->alias_names[i], n->ident.parts[0]) || s->alias_busy[i]) continue;
@@ -452,12 +479,63 @@ static int bind_func(sql_query *q, sql_scope *s, const sql_node *n, exec_expr **
     }
     size_t count = n->func.args.count;
     const sql_node *const *items = (const sql_node *const *)n->func.args.items;
+    if (sql_str_eq(n->func.name, "arrayJoin")) {
+        const char *text;
+        int rc = sql__expr_text(n, q->arena, &text, err);
+        if (rc != 0) return rc;
+        for (sql_scope *sc = s; sc; sc = sc->lambda ? sc->lambda->outer : NULL) {
+            for (uint32_t i = 0; i < sc->array_join_count; i++)
+                if (strcmp(sc->array_join_texts[i], text) == 0) {
+                    if (sc != s) break;
+                    uint32_t col = sc->array_join_columns[i];
+                    const sql_operator *in = sc->agg ? NULL : sc->input;
+                    if (in == NULL) break;
+                    return exec_expr_input(&q->builder, col, in->types[col], out, err);
+                }
+            if (!sc->lambda) break;
+        }
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "arrayJoin is supported only in the SELECT list and "
+                      "WHERE of a query");
+    }
     if (n->func.has_params)
         return MU_ERR(err, MU_EUNKNOWN_AGGREGATE, "Unknown aggregate function %.*s",
                       (int)name_bytes, name);
+    if (count > 0 && items[0]->kind == SQL_LAMBDA) {
+        char fname[64];
+        snprintf(fname, sizeof(fname), "%.*s", (int)name_bytes, name);
+        if (!exec_function_takes_lambda(fname))
+            return MU_ERR(err, MU_EILLEGAL_TYPE, "function %s does not take a lambda", fname);
+        const sql_node *lam = items[0];
+        uint32_t np = (uint32_t)lam->lambda.params.count;
+        if (np != count - 1)
+            return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "lambda of %s takes %u parameters but %zu "
+                          "arrays are passed", fname, np, count - 1);
+        exec_expr **arrays;
+        int rc = bind_list(q, s, items + 1, count - 1, &arrays, err);
+        if (rc != 0) return rc;
+        sql_lambda_ctx l = {.outer = s, .param_count = np};
+        l.param_names = mu_arena_calloc(q->arena, np + 1, sizeof(char *), err);
+        l.param_types = mu_arena_calloc(q->arena, np + 1, sizeof(ty_type *), err);
+        if (!l.param_names || !l.param_types) return err->code;
+        for (uint32_t i = 0; i < np; i++) {
+            const sql_node *pn = lam->lambda.params.items[i];
+            if (arrays[i]->type->kind != TY_ARRAY)
+                return MU_ERR(err, MU_EILLEGAL_TYPE, "argument %u of function %s must be an array",
+                              i + 2, fname);
+            l.param_names[i] = mu_arena_strndup(q->arena, pn->ident.parts[0].ptr,
+                                                pn->ident.parts[0].length, err);
+            l.param_types[i] = arrays[i]->type->child;
+        }
+        sql_scope body_scope = {.lambda = &l, .clause = "a lambda"};
+        exec_expr *body;
+        rc = bind_node(q, &body_scope, lam->lambda.body, &body, err);
+        if (rc != 0) return rc;
+        return exec_expr_call_lambda(&q->builder, fname, body, np, arrays, l.captures,
+                                     l.capture_count, out, err);
+    }
     for (size_t i = 0; i < count; i++)
         if (items[i]->kind == SQL_LAMBDA)
-            return MU_ERR(err, MU_ENOT_SUPPORTED, "lambda functions (in %.*s) are not supported yet",
+            return MU_ERR(err, MU_EILLEGAL_TYPE, "a lambda must be the first argument of %.*s",
                           (int)name_bytes, name);
     exec_expr **args = mu_arena_calloc(q->arena, count + 2, sizeof(*args), err);
     if (args == NULL) return err->code;

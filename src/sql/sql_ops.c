@@ -245,12 +245,66 @@ typedef struct op_scan {
     memtable_snapshot snap;
     const memtable_chunk *chunk;
     bool memtable_started;
+    /* Key range pruning: rows outside [lo, hi] of range_column (a schema
+     * index) cannot pass the WHERE; NULL bound = open. */
+    bool has_range;
+    uint32_t range_column;
+    ty_column *range_lo;
+    ty_column *range_hi;
+    uint8_t *keep;             /* granules of the current part to read */
+    uint32_t keep_part;        /* part index keep belongs to, +1 (0 = none) */
+    uint64_t granules_skipped;
 } op_scan;
+
+/* Marks the granules of part p that may hold rows in range. */
+static int scan_prune_part(op_scan *s, const part *p, mu_err *err) {
+    const part_info *info = part_get_info(p);
+    free(s->keep);
+    s->keep = malloc(info->granule_count ? info->granule_count : 1);
+    if (s->keep == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for granule flags");
+    memset(s->keep, 1, info->granule_count);
+    s->keep_part = s->part_index + 1;
+    if (!s->has_range) return 0;
+    uint32_t pc;
+    const ty_type *type = table_column_type(s->t, s->range_column);
+    if (!part_column_find(p, table_column_name(s->t, s->range_column), &pc) ||
+        !ty_type_equal(part_column_type(p, pc), type))
+        return 0;
+    uint32_t key_index = UINT32_MAX;
+    for (uint32_t k = 0; k < info->key_count; k++)
+        if (part_key_column(p, k) == pc) key_index = k;
+    ty_column *bounds;
+    int rc = ty_column_create(type, NULL, &bounds, err);
+    if (rc != 0) return rc;
+    const ty_column *kr = key_index != UINT32_MAX ? part_key_range(p, key_index) : NULL;
+    if (s->range_lo) rc = ty_column_append_from(bounds, s->range_lo, 0, err);
+    else if (kr) rc = ty_column_append_from(bounds, kr, 0, err);
+    else rc = 1;
+    if (rc == 0) {
+        if (s->range_hi) rc = ty_column_append_from(bounds, s->range_hi, 0, err);
+        else if (kr) rc = ty_column_append_from(bounds, kr, 1, err);
+        else rc = 1;
+    }
+    if (rc == 0) {
+        if (kr && (ty_column_compare_rows(kr, 1, bounds, 0) < 0 ||
+                   ty_column_compare_rows(kr, 0, bounds, 1) > 0)) {
+            memset(s->keep, 0, info->granule_count); /* the whole part is outside */
+        } else {
+            rc = table_part_prune(p, pc, bounds, s->keep, err);
+        }
+    }
+    ty_column_destroy(bounds);
+    if (rc > 0) rc = 0; /* no usable bounds: read everything */
+    for (uint32_t g = 0; g < info->granule_count; g++) s->granules_skipped += !s->keep[g];
+    return rc;
+}
 
 static int scan_part_chunk(op_scan *s, const part *p, sql_chunk **out, mu_err *err) {
     const part_info *info = part_get_info(p);
-    uint32_t count = info->granule_count - s->granule;
-    if (count > SCAN_GRANULES_PER_CHUNK) count = SCAN_GRANULES_PER_CHUNK;
+    uint32_t count = 0;
+    while (s->granule + count < info->granule_count && count < SCAN_GRANULES_PER_CHUNK &&
+           s->keep[s->granule + count])
+        count++;
     uint32_t rows = 0;
     for (uint32_t g = 0; g < count; g++) rows += part_granule_rows(p, s->granule + g);
     sql_chunk *c;
@@ -286,11 +340,13 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     *out = NULL;
     while (s->part_index < table_version_part_count(s->version)) {
         const part *p = table_version_part(s->version, s->part_index);
-        if (s->granule < part_get_info(p)->granule_count) {
-            int rc = scan_part_chunk(s, p, out, err);
-            if (rc == 0 && *out && op->q) op->q->ctx.now_us = op->q->ctx.now_us; /* no-op */
-            return rc;
+        if (s->keep_part != s->part_index + 1) {
+            int rc = scan_prune_part(s, p, err);
+            if (rc != 0) return rc;
         }
+        uint32_t granules = part_get_info(p)->granule_count;
+        while (s->granule < granules && !s->keep[s->granule]) s->granule++;
+        if (s->granule < granules) return scan_part_chunk(s, p, out, err);
         s->part_index++;
         s->granule = 0;
     }
@@ -341,6 +397,9 @@ static void op_scan_destroy(sql_operator *op) {
     op_scan *s = (op_scan *)op;
     table_version_release(s->version);
     storage_table_release(s->ref);
+    ty_column_destroy(s->range_lo);
+    ty_column_destroy(s->range_hi);
+    free(s->keep);
     free(s->columns);
     free(s);
 }
@@ -373,6 +432,32 @@ int sql__op_table_scan(sql_query *q, storage_table *ref_take, const uint32_t *co
     s->version = table_version_acquire(s->t);
     *out = &s->base;
     return 0;
+}
+
+bool sql__op_is_scan(const sql_operator *op) { return op->vt == &op_scan_vt; }
+
+const char *sql__op_scan_table_key(const sql_operator *op, uint32_t *schema_column_out) {
+    const op_scan *s = (const op_scan *)op;
+    const catalog_table *def = storage_table_definition(s->ref);
+    if (def->def.order_by_count == 0) return NULL;
+    const char *key = def->def.order_by[0];
+    for (uint32_t i = 0; i < table_column_count(s->t); i++)
+        if (strcmp(table_column_name(s->t, i), key) == 0) {
+            *schema_column_out = i;
+            return key;
+        }
+    return NULL;
+}
+
+void sql__op_scan_set_range(sql_operator *op, uint32_t schema_column, ty_column *lo_take,
+                            ty_column *hi_take) {
+    op_scan *s = (op_scan *)op;
+    s->has_range = true;
+    s->range_column = schema_column;
+    ty_column_destroy(s->range_lo);
+    ty_column_destroy(s->range_hi);
+    s->range_lo = lo_take;
+    s->range_hi = hi_take;
 }
 
 /* ---- filter ---------------------------------------------------------------- */

@@ -468,7 +468,7 @@ typedef struct op_join {
     uint8_t *matched;         /* right rows matched (RIGHT/FULL) */
     bool left_done;
     bool tail_done;
-    uint32_t cross_left_pos;  /* CROSS: unused */
+    bool coalesce_keys;       /* USING: a missing left row takes the right key */
 } op_join;
 
 static int join_build(op_join *j, mu_err *err) {
@@ -524,9 +524,19 @@ static int join_emit(op_join *j, const sql_chunk *in, const uint32_t *lrows,
     for (uint32_t i = 0; i < lc && rc == 0; i++) {
         ty_column *col;
         rc = ty_column_create(j->left->types[i], j->base.q->ctx.tracker, &col, err);
+        const ty_column *right_key = NULL;
+        for (uint32_t k = 0; k < j->key_count && j->coalesce_keys; k++)
+            if (j->left_keys[k] == i && ty_type_equal(j->left->types[i], j->right->types[j->right_keys[k]]))
+                right_key = j->rcols[j->right_keys[k]];
         for (uint32_t k = 0; k < n && rc == 0; k++) {
-            if (lrows[k] == UINT32_MAX || in == NULL) rc = ty_column_append_default(col, err);
-            else rc = ty_column_append_from(col, in->columns[i], lrows[k], err);
+            if (lrows[k] == UINT32_MAX || in == NULL) {
+                if (right_key && rrows[k] != UINT32_MAX)
+                    rc = ty_column_append_from(col, right_key, rrows[k], err);
+                else
+                    rc = ty_column_append_default(col, err);
+            } else {
+                rc = ty_column_append_from(col, in->columns[i], lrows[k], err);
+            }
         }
         if (rc == 0) sql__chunk_set(c, i, col, true);
         else ty_column_destroy(col);
@@ -656,7 +666,7 @@ static const sql_operator_vt op_join_vt = {op_join_next, op_join_destroy};
 
 int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join_type type,
                  const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
-                 sql_operator **out, mu_err *err) {
+                 bool coalesce_keys, sql_operator **out, mu_err *err) {
     op_join *j = calloc(1, sizeof(*j));
     if (j == NULL || key_count > 64) {
         free(j);
@@ -670,6 +680,7 @@ int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join
     j->right = right;
     j->type = type;
     j->key_count = key_count;
+    j->coalesce_keys = coalesce_keys;
     j->left_keys = mu_arena_calloc(q->arena, key_count + 1, sizeof(uint32_t), err);
     j->right_keys = mu_arena_calloc(q->arena, key_count + 1, sizeof(uint32_t), err);
     int rc = (j->left_keys && j->right_keys) ? 0 : err->code;

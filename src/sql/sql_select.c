@@ -43,6 +43,23 @@ static void select_qualify(sql_operator *op, const char *qualifier) {
 static int select_plan_from(sql_query *q, const sql_node *from, sql_operator **out, mu_err *err);
 
 static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out, mu_err *err) {
+    if (t->table.database.ptr == NULL) {
+        for (uint32_t i = q->cte_count; i-- > 0;) {
+            const sql_node *c = q->ctes[i];
+            if (c->cte.name.length != t->table.name.length ||
+                memcmp(c->cte.name.ptr, t->table.name.ptr, c->cte.name.length) != 0)
+                continue;
+            if (q->subquery_depth > 32)
+                return MU_ERR(err, MU_ETOO_DEEP, "subqueries nested deeper than 32 levels");
+            q->subquery_depth++;
+            int rc = sql__plan_query(q, c->cte.query, out, err);
+            q->subquery_depth--;
+            if (rc == 0)
+                select_qualify(*out, t->alias.ptr ? select_strdup(q, t->alias, err)
+                                                  : select_strdup(q, t->table.name, err));
+            return rc;
+        }
+    }
     char *db = t->table.database.ptr ? select_strdup(q, t->table.database, err)
                                      : q->session->database;
     char *name = select_strdup(q, t->table.name, err);
@@ -66,8 +83,27 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
             storage_table_release(ref);
             return err->code;
         }
-        for (uint32_t i = 0; i < n; i++) cols[i] = i;
-        rc = sql__op_table_scan(q, ref, cols, n, out, err);
+        uint32_t used = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            bool keep = q->needed_all;
+            for (uint32_t k = 0; k < q->needed_count && !keep; k++)
+                keep = strcmp(q->needed[k], table_column_name(tb, i)) == 0;
+            if (keep) cols[used++] = i;
+        }
+        if (used == 0 && n > 0) {
+            /* Only the row count matters: read the narrowest column. */
+            uint32_t best = 0, best_bytes = UINT32_MAX;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t w = ty_type_value_bytes(table_column_type(tb, i));
+                if (w == 0) w = 1000;
+                if (w < best_bytes) {
+                    best = i;
+                    best_bytes = w;
+                }
+            }
+            cols[used++] = best;
+        }
+        rc = sql__op_table_scan(q, ref, cols, used, out, err);
     }
     if (rc != 0) return rc;
     const char *qual = t->alias.ptr ? select_strdup(q, t->alias, err) : name;
@@ -315,7 +351,7 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
         return rc;
     }
     uint32_t lcount = left->column_count;
-    rc = sql__op_join(q, left, right, type, lk, rk, nkeys, out, err);
+    rc = sql__op_join(q, left, right, type, lk, rk, nkeys, using_keys, out, err);
     if (rc != 0) return rc;
     if (using_keys) {
         /* USING: one column per key (the right copy is hidden). */
@@ -366,6 +402,167 @@ static int select_dummy_source(sql_query *q, sql_operator **out, mu_err *err) {
     const char *names[1] = {"dummy"};
     const ty_type *types[1] = {ty_type_builtin(TY_UINT8)};
     return sql__op_values(q, 1, names, types, &c, 1, out, err);
+}
+
+/* ---- columns a SELECT mentions ---------------------------------------------------- */
+
+typedef struct select_names {
+    const char **names;
+    uint32_t count;
+    uint32_t capacity;
+    bool all;
+} select_names;
+
+static int select_names_add(sql_query *q, select_names *s, sql_str name, mu_err *err) {
+    for (uint32_t i = 0; i < s->count; i++)
+        if (strlen(s->names[i]) == name.length && memcmp(s->names[i], name.ptr, name.length) == 0)
+            return 0;
+    if (s->count == s->capacity) {
+        uint32_t cap = s->capacity ? s->capacity * 2 : 16;
+        const char **g = mu_arena_calloc(q->arena, cap, sizeof(*g), err);
+        if (g == NULL) return err->code;
+        if (s->count) memcpy(g, s->names, s->count * sizeof(*g));
+        s->names = g;
+        s->capacity = cap;
+    }
+    s->names[s->count] = select_strdup(q, name, err);
+    return s->names[s->count++] ? 0 : err->code;
+}
+
+static int select_walk_names(sql_query *q, const sql_node *n, select_names *s, mu_err *err);
+
+static int select_walk_list(sql_query *q, const sql_list *l, select_names *s, mu_err *err) {
+    for (size_t i = 0; i < l->count; i++) {
+        int rc = select_walk_names(q, l->items[i], s, err);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+static int select_walk_names(sql_query *q, const sql_node *n, select_names *s, mu_err *err) {
+    if (n == NULL || s->all) return 0;
+    int rc = 0;
+    switch (n->kind) {
+    case SQL_IDENT:
+        for (size_t i = 0; i < n->ident.count && rc == 0; i++)
+            rc = select_names_add(q, s, n->ident.parts[i], err);
+        return rc;
+    case SQL_STAR: s->all = true; return 0;
+    case SQL_FUNC:
+        rc = select_walk_list(q, &n->func.args, s, err);
+        return rc ? rc : select_walk_list(q, &n->func.params, s, err);
+    case SQL_UNARY: return select_walk_names(q, n->unary.operand, s, err);
+    case SQL_BINARY:
+        rc = select_walk_names(q, n->binary.left, s, err);
+        return rc ? rc : select_walk_names(q, n->binary.right, s, err);
+    case SQL_BETWEEN:
+        rc = select_walk_names(q, n->between.expr, s, err);
+        if (rc == 0) rc = select_walk_names(q, n->between.low, s, err);
+        return rc ? rc : select_walk_names(q, n->between.high, s, err);
+    case SQL_IS_NULL: return select_walk_names(q, n->is_null.expr, s, err);
+    case SQL_TERNARY:
+        rc = select_walk_names(q, n->ternary.cond, s, err);
+        if (rc == 0) rc = select_walk_names(q, n->ternary.then_expr, s, err);
+        return rc ? rc : select_walk_names(q, n->ternary.else_expr, s, err);
+    case SQL_CASE:
+        rc = select_walk_names(q, n->case_expr.operand, s, err);
+        if (rc == 0) rc = select_walk_list(q, &n->case_expr.whens, s, err);
+        if (rc == 0) rc = select_walk_list(q, &n->case_expr.thens, s, err);
+        return rc ? rc : select_walk_names(q, n->case_expr.else_expr, s, err);
+    case SQL_CAST: return select_walk_names(q, n->cast.expr, s, err);
+    case SQL_INTERVAL: return select_walk_names(q, n->interval.value, s, err);
+    case SQL_ARRAY: case SQL_TUPLE: return select_walk_list(q, &n->array.items, s, err);
+    case SQL_LAMBDA: return select_walk_names(q, n->lambda.body, s, err);
+    case SQL_ELEMENT: case SQL_TUPLE_ELEMENT:
+        rc = select_walk_names(q, n->element.expr, s, err);
+        return rc ? rc : select_walk_names(q, n->element.index, s, err);
+    case SQL_EXTRACT: return select_walk_names(q, n->extract.expr, s, err);
+    case SQL_ORDER_ITEM: return select_walk_names(q, n->order_item.expr, s, err);
+    case SQL_CTE: return 0;
+    case SQL_SUBQUERY: return 0; /* its own SELECT */
+    case SQL_JOIN:
+        rc = select_walk_names(q, n->join.on, s, err);
+        if (rc == 0) rc = select_walk_list(q, &n->join.using_list, s, err);
+        if (rc == 0 && n->join.left->kind == SQL_JOIN) rc = select_walk_names(q, n->join.left, s, err);
+        if (rc == 0 && n->join.right && n->join.right->kind == SQL_JOIN)
+            rc = select_walk_names(q, n->join.right, s, err);
+        return rc;
+    default: return 0;
+    }
+}
+
+static int select_needed(sql_query *q, const sql_node *sel, mu_err *err) {
+    select_names s = {0};
+    const sql_node *singles[] = {sel->select.from, sel->select.prewhere, sel->select.where,
+                                 sel->select.having};
+    int rc = 0;
+    for (size_t i = 0; i < 4 && rc == 0; i++) rc = select_walk_names(q, singles[i], &s, err);
+    const sql_list *lists[] = {&sel->select.with, &sel->select.columns, &sel->select.group_by,
+                               &sel->select.order_by, &sel->select.limit_by};
+    for (size_t i = 0; i < 5 && rc == 0; i++) rc = select_walk_list(q, lists[i], &s, err);
+    if (rc != 0) return rc;
+    q->needed = s.names;
+    q->needed_count = s.count;
+    q->needed_all = s.all;
+    return 0;
+}
+
+/* ---- arrayJoin ----------------------------------------------------------------- */
+
+typedef struct select_array_joins {
+    const sql_node **calls;
+    const char **texts;
+    uint32_t count;
+    uint32_t capacity;
+} select_array_joins;
+
+static int select_collect_array_joins(sql_query *q, const sql_node *n, select_array_joins *aj,
+                                      mu_err *err) {
+    if (n == NULL) return 0;
+    int rc = 0;
+    switch (n->kind) {
+    case SQL_FUNC:
+        if (sql_str_eq(n->func.name, "arrayJoin")) {
+            const char *text;
+            rc = sql__expr_text(n, q->arena, &text, err);
+            if (rc != 0) return rc;
+            for (uint32_t i = 0; i < aj->count; i++)
+                if (strcmp(aj->texts[i], text) == 0) return 0;
+            if (aj->count == aj->capacity) {
+                uint32_t cap = aj->capacity ? aj->capacity * 2 : 4;
+                const sql_node **c = mu_arena_calloc(q->arena, cap, sizeof(*c), err);
+                const char **t = mu_arena_calloc(q->arena, cap, sizeof(*t), err);
+                if (!c || !t) return err->code;
+                if (aj->count) {
+                    memcpy(c, aj->calls, aj->count * sizeof(*c));
+                    memcpy(t, aj->texts, aj->count * sizeof(*t));
+                }
+                aj->calls = c;
+                aj->texts = t;
+                aj->capacity = cap;
+            }
+            aj->calls[aj->count] = n;
+            aj->texts[aj->count++] = text;
+            return 0;
+        }
+        for (size_t i = 0; i < n->func.args.count && rc == 0; i++)
+            rc = select_collect_array_joins(q, n->func.args.items[i], aj, err);
+        return rc;
+    case SQL_UNARY: return select_collect_array_joins(q, n->unary.operand, aj, err);
+    case SQL_BINARY:
+        rc = select_collect_array_joins(q, n->binary.left, aj, err);
+        return rc ? rc : select_collect_array_joins(q, n->binary.right, aj, err);
+    case SQL_TERNARY:
+        rc = select_collect_array_joins(q, n->ternary.cond, aj, err);
+        if (rc == 0) rc = select_collect_array_joins(q, n->ternary.then_expr, aj, err);
+        return rc ? rc : select_collect_array_joins(q, n->ternary.else_expr, aj, err);
+    case SQL_CAST: return select_collect_array_joins(q, n->cast.expr, aj, err);
+    case SQL_ELEMENT:
+        rc = select_collect_array_joins(q, n->element.expr, aj, err);
+        return rc ? rc : select_collect_array_joins(q, n->element.index, aj, err);
+    case SQL_IS_NULL: return select_collect_array_joins(q, n->is_null.expr, aj, err);
+    default: return 0;
+    }
 }
 
 /* ---- the SELECT -------------------------------------------------------------- */
@@ -437,7 +634,15 @@ static int select_list_push(sql_query *q, select_list *l, exec_expr *e, const ch
 
 static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out, mu_err *err) {
     sql_operator *op = NULL;
-    int rc = sel->select.from ? select_plan_from(q, sel->select.from, &op, err)
+    for (size_t i = 0; i < sel->select.with.count; i++) {
+        const sql_node *w = sel->select.with.items[i];
+        if (w->kind != SQL_CTE) continue;
+        if (q->cte_count >= 64) return MU_ERR(err, MU_ETOO_LARGE, "more than 64 WITH subqueries");
+        q->ctes[q->cte_count++] = w;
+    }
+    int rc = select_needed(q, sel, err);
+    if (rc != 0) return rc;
+    rc = sel->select.from ? select_plan_from(q, sel->select.from, &op, err)
                               : select_dummy_source(q, &op, err);
     if (rc != 0) return rc;
 
@@ -453,10 +658,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
     }
     for (size_t i = 0; i < sel->select.with.count; i++) {
         const sql_node *w = sel->select.with.items[i];
-        if (w->kind == SQL_CTE) {
-            rc = MU_ERR(err, MU_ENOT_SUPPORTED, "WITH name AS (subquery) is not supported yet");
-            goto fail;
-        }
+        if (w->kind == SQL_CTE) continue;
         if (w->alias.ptr) {
             scope.alias_names[scope.alias_count] = select_strdup(q, w->alias, err);
             scope.alias_exprs[scope.alias_count++] = w;
@@ -468,6 +670,50 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
             scope.alias_names[scope.alias_count] = select_strdup(q, c->alias, err);
             scope.alias_exprs[scope.alias_count++] = c;
         }
+    }
+
+    /* Key range of the scan implied by WHERE / PREWHERE. */
+    if (op && sel->select.where) rc = sql__prune_scan(q, op, sel, sel->select.where, err);
+    if (rc == 0 && op && sel->select.prewhere) rc = sql__prune_scan(q, op, sel, sel->select.prewhere, err);
+    if (rc != 0) goto fail;
+
+    /* arrayJoin(...) in the SELECT list or WHERE: unfold before filtering. */
+    select_array_joins aj = {0};
+    for (size_t i = 0; i < sel->select.columns.count && rc == 0; i++)
+        rc = select_collect_array_joins(q, sel->select.columns.items[i], &aj, err);
+    if (rc == 0) rc = select_collect_array_joins(q, sel->select.where, &aj, err);
+    if (rc != 0) goto fail;
+    if (aj.count > 0) {
+        scope.array_join_texts = aj.texts;
+        scope.array_join_columns = mu_arena_calloc(q->arena, aj.count, sizeof(uint32_t), err);
+        if (scope.array_join_columns == NULL) {
+            rc = err->code;
+            goto fail;
+        }
+        for (uint32_t i = 0; i < aj.count; i++) {
+            const sql_node *call = aj.calls[i];
+            if (call->func.args.count != 1) {
+                rc = MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function arrayJoin requires exactly one "
+                            "argument");
+                goto fail;
+            }
+            scope.input = op;
+            scope.clause = "arrayJoin";
+            exec_expr *x;
+            const char *hidden = SELECT_HIDDEN_PREFIX "arrayJoin";
+            rc = sql__bind_expr(q, &scope, call->func.args.items[0], &x, err);
+            if (rc == 0) rc = select_extend(q, &op, &x, 1, &hidden, err);
+            if (rc != 0) goto fail;
+            uint32_t col = op->column_count - 1;
+            rc = sql__op_array_join(q, op, col, false, &op, err);
+            if (rc != 0) {
+                op = NULL;
+                goto fail;
+            }
+            scope.array_join_columns[i] = col;
+            scope.array_join_count = i + 1;
+        }
+        scope.input = op;
     }
 
     /* WHERE / PREWHERE */
@@ -716,7 +962,21 @@ static int select_convert(sql_query *q, sql_operator **op, const ty_type *const 
     return sql__op_project(q, in, exprs, in->names, in->column_count, op, err);
 }
 
+static int select_plan_query(sql_query *q, const sql_node *query, sql_operator **out, mu_err *err);
+
 int sql__plan_query(sql_query *q, const sql_node *query, sql_operator **out, mu_err *err) {
+    /* A nested query has its own column needs; the caller's are restored. */
+    const char **needed = q->needed;
+    uint32_t needed_count = q->needed_count;
+    bool needed_all = q->needed_all;
+    int rc = select_plan_query(q, query, out, err);
+    q->needed = needed;
+    q->needed_count = needed_count;
+    q->needed_all = needed_all;
+    return rc;
+}
+
+static int select_plan_query(sql_query *q, const sql_node *query, sql_operator **out, mu_err *err) {
     size_t n = query->query.selects.count;
     sql_operator **parts = mu_arena_calloc(q->arena, n, sizeof(*parts), err);
     if (parts == NULL) return err->code;

@@ -1,0 +1,99 @@
+"""The ClickHouse HTTP query interface on "/" (issue 5's part of it): the
+query in the body or ?query=, INSERT data in the body, TabSeparated answers,
+ClickHouse's error bodies and codes, GET as read-only, query parameters,
+durability of acknowledged inserts across a restart."""
+
+import signal
+
+import requests
+
+from conftest import MusclesServer
+
+
+def q(server, sql, **params):
+    return requests.post(f"http://127.0.0.1:{server.port}/", params=params, data=sql.encode())
+
+
+def ok(server, sql, **params):
+    r = q(server, sql, **params)
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def test_select_in_body_and_query_param(server):
+    assert ok(server, "SELECT 1") == "1\n"
+    r = requests.get(f"http://127.0.0.1:{server.port}/", params={"query": "SELECT 'a\tb'"})
+    assert r.status_code == 200
+    assert r.text == "a\\tb\n"
+    assert r.headers["X-ClickHouse-Format"] == "TabSeparated"
+
+
+def test_create_insert_select_roundtrip(server):
+    ok(server, "CREATE TABLE t (id UInt64, name String, d Date) ENGINE = MergeTree ORDER BY id")
+    ok(server, "INSERT INTO t VALUES (2, 'b', '2024-01-02'), (1, 'a', '2024-01-01')")
+    r = requests.post(f"http://127.0.0.1:{server.port}/",
+                      params={"query": "INSERT INTO t FORMAT TabSeparated"},
+                      data=b"3\tc\t2024-01-03\n4\td\t2024-01-04\n")
+    assert r.status_code == 200, r.text
+    assert ok(server, "SELECT id, name, d FROM t ORDER BY id") == (
+        "1\ta\t2024-01-01\n2\tb\t2024-01-02\n3\tc\t2024-01-03\n4\td\t2024-01-04\n")
+    assert ok(server, "SELECT name FROM t WHERE id >= 3 ORDER BY id DESC") == "d\nc\n"
+    assert ok(server, "SELECT id FROM t ORDER BY id LIMIT 1 OFFSET 2 FORMAT TabSeparatedWithNames") == (
+        "id\n3\n")
+
+
+def test_errors_have_clickhouse_shape(server):
+    r = q(server, "SELECT * FROM no_such_table")
+    assert r.status_code == 404
+    assert r.headers["X-ClickHouse-Exception-Code"] == "60"
+    assert r.text.startswith("Code: 60. DB::Exception: ")
+    assert "(UNKNOWN_TABLE)" in r.text
+    r = q(server, "SELEC 1")
+    assert r.status_code == 400
+    assert r.headers["X-ClickHouse-Exception-Code"] == "62"
+    r = q(server, "SELECT no_such_function(1)")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "46"
+    r = q(server, "SELECT x FROM numbers(1)")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "47"
+
+
+def test_get_is_readonly(server):
+    r = requests.get(f"http://127.0.0.1:{server.port}/",
+                     params={"query": "CREATE TABLE g (a UInt8) ENGINE = MergeTree ORDER BY a"})
+    assert r.status_code == 403
+    assert r.headers["X-ClickHouse-Exception-Code"] == "164"
+
+
+def test_query_parameters_and_settings(server):
+    assert ok(server, "SELECT {x:UInt32}, {s:String}", param_x="7", param_s="hi") == "7\thi\n"
+    r = q(server, "SELECT {x:UInt32}")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "456"
+    r = q(server, "SELECT 1", no_such_setting="1")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "115"
+
+
+def test_database_parameter_and_show(server):
+    ok(server, "CREATE DATABASE d1")
+    ok(server, "CREATE TABLE d1.x (a UInt8) ENGINE = MergeTree ORDER BY a")
+    assert ok(server, "SHOW TABLES", database="d1") == "x\n"
+    assert "d1\n" in ok(server, "SHOW DATABASES")
+    assert ok(server, "EXISTS TABLE d1.x") == "1\n"
+    assert ok(server, "DESCRIBE TABLE d1.x") == "a\tUInt8\t\t\t\t\t\n"
+
+
+def test_inserted_rows_survive_restart():
+    s = MusclesServer().start()
+    try:
+        ok(s, "CREATE TABLE r (k UInt32, v String) ENGINE = MergeTree ORDER BY k")
+        body = "".join(f"{i}\tv{i}\n" for i in range(10000)).encode()
+        r = requests.post(f"http://127.0.0.1:{s.port}/",
+                          params={"query": "INSERT INTO r FORMAT TabSeparated"}, data=body)
+        assert r.status_code == 200, r.text
+        s.stop(signum=signal.SIGKILL)  # no flush: the WAL must hold the rows
+        s.log_file.close()
+        s.start()
+        out = ok(s, "SELECT k, v FROM r ORDER BY k")
+        assert out.encode() == body
+    finally:
+        s.stop()
+        s.cleanup()
