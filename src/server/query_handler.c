@@ -26,6 +26,7 @@ typedef struct query_exchange {
     bool body_done;
     bool started;
     char format_header[64];
+    const sql_io *io;
 } query_exchange;
 
 static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, mu_err *err) {
@@ -50,8 +51,10 @@ static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, m
 static int query_begin(void *ctx, const char *format_name, const char *content_type, mu_err *err) {
     query_exchange *x = ctx;
     snprintf(x->format_header, sizeof(x->format_header), "%s", format_name);
-    http_field fields[1] = {{"X-ClickHouse-Format", x->format_header}};
-    int rc = http_response_begin(x->req, 200, content_type, fields, 1, HTTP_LENGTH_UNKNOWN, err);
+    http_field fields[3] = {{"X-ClickHouse-Format", x->format_header},
+                            {"X-ClickHouse-Query-Id", x->io->query_id_out},
+                            {"X-ClickHouse-Server-Display-Name", "muscles"}};
+    int rc = http_response_begin(x->req, 200, content_type, fields, 3, HTTP_LENGTH_UNKNOWN, err);
     if (rc == 0) x->started = true;
     return rc;
 }
@@ -143,8 +146,9 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     mu_buf_init(&head, QUERY_HEAD_BYTES_MAX + 1);
     char *param_names[QUERY_PARAMS_MAX], *param_values[QUERY_PARAMS_MAX];
     uint32_t param_count = 0;
-    char default_format[64] = "";
+    char default_format[64] = "", query_id[64] = "", user[64] = "default";
     query_exchange x = {.req = req};
+    char query_id_used[64] = "";
     mu_err qerr;
     memset(&qerr, 0, sizeof(qerr));
     int rc = 0;
@@ -152,6 +156,14 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         snprintf(session.database, sizeof(session.database), "%s", (char *)value.data);
     if (rc == 0 && query_param(req, "default_format", &value, &qerr, &rc))
         snprintf(default_format, sizeof(default_format), "%s", (char *)value.data);
+    if (rc == 0 && query_param(req, "query_id", &value, &qerr, &rc))
+        snprintf(query_id, sizeof(query_id), "%s", (char *)value.data);
+    if (rc == 0 && !query_id[0] && http_request_header(req, "X-ClickHouse-Query-Id"))
+        snprintf(query_id, sizeof(query_id), "%s", http_request_header(req, "X-ClickHouse-Query-Id"));
+    if (rc == 0 && query_param(req, "user", &value, &qerr, &rc))
+        snprintf(user, sizeof(user), "%s", (char *)value.data);
+    if (rc == 0 && http_request_header(req, "X-ClickHouse-User"))
+        snprintf(user, sizeof(user), "%s", http_request_header(req, "X-ClickHouse-User"));
     if (rc == 0)
         rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
     bool has_query_param = false;
@@ -203,6 +215,9 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         sql_query_params params = {param_count, (const char *const *)param_names,
                                    (const char *const *)param_values};
         sql_io io = {0};
+        x.io = &io;
+        io.query_id = query_id;
+        io.user = user;
         io.ctx = &x;
         io.read = x.body_done && x.pending_bytes == 0 ? NULL : query_read;
         io.begin = query_begin;
@@ -211,6 +226,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.params = &params;
         io.readonly = is_get;
         rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);
+        snprintf(query_id_used, sizeof(query_id_used), "%s", io.query_id_out);
         /* Unread body bytes (a failed INSERT) are drained so the connection
          * can carry the next request. */
         if (!x.body_done && rc == 0) {
@@ -234,7 +250,9 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             if (out == 0) out = http_response_end(req, err);
         }
     } else if (!x.started) {
-        out = http_response_send(req, 200, "text/plain; charset=UTF-8", "", 0, err);
+        http_field fields[1] = {{"X-ClickHouse-Query-Id", query_id_used}};
+        out = http_response_begin(req, 200, "text/plain; charset=UTF-8", fields, 1, 0, err);
+        if (out == 0) out = http_response_end(req, err);
     } else {
         out = http_response_end(req, err);
     }

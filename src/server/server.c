@@ -146,6 +146,8 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     query.engine.version = MUSCLES_VERSION;
     query.engine.hostname = query.hostname;
     query.engine.start_time_s = (int64_t)time(NULL);
+    rc = sql_activity_create(&query.engine.activity, err);
+    if (rc != 0) goto fail;
     size_t route_count = 0;
     const http_route *routes = server__routes(&query, &route_count);
     rc = http_server_start(&http, &loop, &opt, routes, route_count, pool, err);
@@ -166,6 +168,8 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     http_server_destroy(http);
     server_close_loop(&loop);
     storage_close(open.engine);
+    sql_activity_destroy(query.engine.activity);
+    query.engine.activity = NULL;
     if (open.rc != 0) {
         *err = open.err;
         return open.rc;
@@ -173,6 +177,8 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     mu_log_info("server.shutdown", "step=done");
     return 0;
 fail:
+    sql_activity_destroy(query.engine.activity);
+    query.engine.activity = NULL;
     mu_pool_destroy(pool);
     if (http != NULL) http_server_destroy(http);
     uv_run(&loop, UV_RUN_DEFAULT); /* completes closes begun on failure */

@@ -35,6 +35,51 @@ void sql__chunk_free(sql_chunk *c); /* accepts NULL */
 /* Sets column i; take = the chunk owns it from now on. */
 void sql__chunk_set(sql_chunk *c, uint32_t i, const ty_column *column, bool take);
 
+/* ---- activity (sql_activity.c) ---------------------------------------- */
+
+typedef enum sql_event {
+    SQL_EVENT_QUERY, SQL_EVENT_SELECT_QUERY, SQL_EVENT_INSERT_QUERY, SQL_EVENT_FAILED_QUERY,
+    SQL_EVENT_FAILED_SELECT_QUERY, SQL_EVENT_FAILED_INSERT_QUERY, SQL_EVENT_INSERTED_ROWS,
+    SQL_EVENT_SELECTED_ROWS, SQL_EVENT_COUNT
+} sql_event;
+
+/* A running query. */
+typedef struct sql_process {
+    struct sql_process *prev, *next;
+    char query_id[64];
+    char user[64];
+    char database[256];
+    char *query;
+    int64_t start_us;
+    _Atomic uint64_t read_rows;
+    _Atomic uint64_t written_rows;
+    _Atomic uint64_t result_rows;
+} sql_process;
+
+typedef struct sql_query_log_row {
+    const char *type;
+    int64_t event_time_us;
+    int64_t start_us;
+    char query_id[64];
+    char user[64];
+    char database[256];
+    char *query;
+    uint64_t read_rows, written_rows, result_rows;
+    int exception_code;
+    char *exception;
+} sql_query_log_row;
+
+void sql__activity_start(sql_activity *a, sql_process *p, const char *query, size_t query_bytes);
+void sql__activity_finish(sql_activity *a, sql_process *p, int rc, const mu_err *err);
+void sql__activity_count(sql_activity *a, sql_event e, uint64_t n);
+const char *sql__event_name(sql_event e);
+/* Calls fn under the lock for each running query (process), each log row
+ * (log) and each counter (name, value). */
+typedef int (*sql_activity_visit_fn)(void *ctx, const sql_process *process,
+                                     const sql_query_log_row *log, const char *event,
+                                     uint64_t value, int64_t now_us);
+int sql__activity_snapshot(sql_activity *a, sql_activity_visit_fn fn, void *ctx);
+
 /* ---- the query ------------------------------------------------------- */
 
 typedef struct sql_query {
@@ -44,6 +89,7 @@ typedef struct sql_query {
     exec_context ctx;
     exec_builder builder;
     const sql_query_params *params;
+    sql_process *process;
     uint32_t subquery_depth;
     uint64_t max_block_rows;
     /* WITH TOTALS of the top-level SELECT: the aggregate operator and the

@@ -328,12 +328,20 @@ bool sql_str_ieq(sql_str a, const char *text);
 
 struct storage;
 
+/* The node's running queries, recent query log and counters
+ * (system.processes, system.query_log, system.metrics, system.events);
+ * thread-safe. */
+typedef struct sql_activity sql_activity;
+int sql_activity_create(sql_activity **out, mu_err *err);
+void sql_activity_destroy(sql_activity *a); /* accepts NULL */
+
 /* What every query of a node shares. */
 typedef struct sql_engine {
     struct storage *storage;
     const char *version;       /* version() and error bodies */
     const char *hostname;      /* hostName() */
     int64_t start_time_s;      /* uptime() counts from here */
+    sql_activity *activity;    /* may be NULL (tools, tests) */
 } sql_engine;
 
 #define SQL_SESSION_SETTINGS_MAX 128
@@ -377,6 +385,9 @@ typedef struct sql_io {
     const char *default_format;      /* NULL: TabSeparated */
     const sql_query_params *params;
     bool readonly;                   /* only statements that change nothing (HTTP GET) */
+    const char *query_id;            /* NULL or "": a random UUID is assigned */
+    const char *user;                /* NULL: "default" */
+    char query_id_out[64];           /* the query's id, filled by sql_execute */
     /* Filled by sql_execute. */
     uint64_t rows_read;
     uint64_t rows_written;

@@ -196,6 +196,7 @@ static int op_numbers_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     uint64_t *v = at;
     for (uint64_t i = 0; i < count; i++) v[i] = n->next + i;
     n->next += count;
+    if (op->q->process) op->q->process->read_rows += count;
     sql_chunk *c;
     rc = sql__chunk_create(1, (uint32_t)count, &c, err);
     if (rc != 0) {
@@ -346,7 +347,11 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
         }
         uint32_t granules = part_get_info(p)->granule_count;
         while (s->granule < granules && !s->keep[s->granule]) s->granule++;
-        if (s->granule < granules) return scan_part_chunk(s, p, out, err);
+        if (s->granule < granules) {
+            int rc = scan_part_chunk(s, p, out, err);
+            if (rc == 0 && *out && op->q->process) op->q->process->read_rows += (*out)->rows;
+            return rc;
+        }
         s->part_index++;
         s->granule = 0;
     }
@@ -387,6 +392,7 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
             sql__chunk_free(c);
             return rc;
         }
+        if (op->q->process) op->q->process->read_rows += rows;
         *out = c;
         return 0;
     }

@@ -322,8 +322,36 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
         unsigned long long v = strtoull(mbs, NULL, 10);
         if (v > 0 && v < SQL_CHUNK_ROWS) q.max_block_rows = v;
     }
+    sql_process process;
+    memset(&process, 0, sizeof(process));
+    if (io->query_id && io->query_id[0]) {
+        snprintf(process.query_id, sizeof(process.query_id), "%s", io->query_id);
+    } else {
+        catalog_uuid id;
+        if (catalog_uuid_generate(&id, err) == 0) {
+            char t[CATALOG_UUID_TEXT_BYTES];
+            snprintf(process.query_id, sizeof(process.query_id), "%s", catalog_uuid_format(&id, t));
+        }
+    }
+    snprintf(io->query_id_out, sizeof(io->query_id_out), "%s", process.query_id);
+    snprintf(process.user, sizeof(process.user), "%s", io->user ? io->user : "default");
+    snprintf(process.database, sizeof(process.database), "%s", session->database);
+    q.process = &process;
+    sql__activity_start(engine->activity, &process, text, text_bytes);
+    if (stmt->kind == SQL_QUERY) sql__activity_count(engine->activity, SQL_EVENT_SELECT_QUERY, 1);
+    if (stmt->kind == SQL_INSERT) sql__activity_count(engine->activity, SQL_EVENT_INSERT_QUERY, 1);
     rc = exec_builder_init(&q.builder, &q.ctx, arena, err);
     if (rc == 0) rc = run_statement(&q, stmt, text, text_bytes, io, err);
+    process.written_rows = io->rows_written;
+    process.result_rows = io->result_rows;
+    io->rows_read = process.read_rows;
+    if (rc != 0 && stmt->kind == SQL_QUERY)
+        sql__activity_count(engine->activity, SQL_EVENT_FAILED_SELECT_QUERY, 1);
+    if (rc != 0 && stmt->kind == SQL_INSERT)
+        sql__activity_count(engine->activity, SQL_EVENT_FAILED_INSERT_QUERY, 1);
+    if (io->rows_written) sql__activity_count(engine->activity, SQL_EVENT_INSERTED_ROWS, io->rows_written);
+    if (process.read_rows) sql__activity_count(engine->activity, SQL_EVENT_SELECTED_ROWS, process.read_rows);
+    sql__activity_finish(engine->activity, &process, rc, err);
     exec_builder_deinit(&q.builder);
     mu_arena_destroy(arena);
     return rc;

@@ -6,6 +6,7 @@
  */
 #include "sql/query_int.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +328,101 @@ static void sys_table_sizes(sql_query *q, const catalog_table *t, uint64_t *rows
     storage_table_release(ref);
 }
 
+static int sys_count_running(void *ctx, const sql_process *p, const sql_query_log_row *log,
+                             const char *event, uint64_t value, int64_t now_us) {
+    (void)log;
+    (void)event;
+    (void)value;
+    (void)now_us;
+    if (p) (*(uint64_t *)ctx)++;
+    return 0;
+}
+
+static uint64_t sys_running_queries(sql_activity *a) {
+    uint64_t n = 0;
+    sql__activity_snapshot(a, sys_count_running, &n);
+    return n;
+}
+
+/* Damaged parts moved aside at start-up: <data dir>/detached/<name>. */
+static void sys_detached(sys_result *r, const catalog_table *t, const char *data_dir) {
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s/detached", data_dir);
+    DIR *d = opendir(dir);
+    if (d == NULL) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && r->rc == 0) {
+        if (e->d_name[0] == '.') continue;
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        sys_str(r, 0, t->def.database);
+        sys_str(r, 1, t->def.name);
+        char pid[256];
+        const char *us = strchr(e->d_name, '_');
+        if (us) {
+            snprintf(pid, sizeof(pid), "%.*s", (int)(us - e->d_name), e->d_name);
+            sys_str(r, 2, pid);
+        } else if (r->rc == 0) {
+            r->rc = ty_column_append_null(r->cols[2], r->err);
+        }
+        sys_str(r, 3, e->d_name);
+        sys_str(r, 4, "broken");
+        sys_str(r, 5, path);
+    }
+    closedir(d);
+}
+
+typedef struct sys_activity_ctx {
+    sys_result *r;
+    int which; /* 0 processes, 1 query_log, 2 events */
+} sys_activity_ctx;
+
+static void sys_time(sys_result *r, uint32_t i, int64_t us) {
+    char ts[32];
+    snprintf(ts, sizeof(ts), "%lld", (long long)(us / 1000000));
+    sys_text(r, i, ts);
+}
+
+static int sys_activity_row(void *ctx, const sql_process *p, const sql_query_log_row *log,
+                            const char *event, uint64_t value, int64_t now_us) {
+    sys_activity_ctx *c = ctx;
+    sys_result *r = c->r;
+    if (c->which == 0 && p) {
+        char elapsed[48];
+        snprintf(elapsed, sizeof(elapsed), "%.6f", (double)(now_us - p->start_us) / 1e6);
+        sys_u64(r, 0, 1);
+        sys_str(r, 1, p->user);
+        sys_str(r, 2, p->query_id);
+        sys_text(r, 3, elapsed);
+        sys_u64(r, 4, p->read_rows);
+        sys_u64(r, 5, p->written_rows);
+        sys_u64(r, 6, 0);
+        sys_str(r, 7, p->query);
+        sys_str(r, 8, p->database);
+    } else if (c->which == 1 && log) {
+        sys_str(r, 0, log->type);
+        sys_time(r, 1, log->event_time_us);
+        sys_time(r, 2, log->start_us);
+        sys_u64(r, 3, (uint64_t)((log->event_time_us - log->start_us) / 1000));
+        sys_u64(r, 4, log->read_rows);
+        sys_u64(r, 5, log->written_rows);
+        sys_u64(r, 6, log->result_rows);
+        sys_str(r, 7, log->query);
+        char code[16];
+        snprintf(code, sizeof(code), "%d", log->exception_code);
+        sys_text(r, 8, code);
+        sys_str(r, 9, log->exception);
+        sys_str(r, 10, log->query_id);
+        sys_str(r, 11, log->user);
+        sys_str(r, 12, log->database);
+    } else if (c->which == 2 && event) {
+        sys_str(r, 0, event);
+        sys_u64(r, 1, value);
+        sys_str(r, 2, "");
+    }
+    return r->rc;
+}
+
 int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err *err) {
     if (strcmp(name, "numbers") == 0) return sql__op_numbers(q, 0, 0, true, out, err);
     if (strcmp(name, "numbers_mt") == 0) return sql__op_numbers(q, 0, 0, true, out, err);
@@ -493,6 +589,58 @@ int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err
         sys_column(&r, "case_insensitive", "UInt8");
         sys_column(&r, "alias_to", "String");
         exec_function_foreach(sys_functions_row, &r);
+    } else if (strcmp(name, "processes") == 0) {
+        const char *cols[][2] = {{"is_initial_query", "UInt8"}, {"user", "String"},
+                                 {"query_id", "String"}, {"elapsed", "Float64"},
+                                 {"read_rows", "UInt64"}, {"written_rows", "UInt64"},
+                                 {"memory_usage", "Int64"}, {"query", "String"},
+                                 {"current_database", "String"}};
+        for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) sys_column(&r, cols[i][0], cols[i][1]);
+        sys_activity_ctx c = {&r, 0};
+        if (r.rc == 0) sql__activity_snapshot(q->engine->activity, sys_activity_row, &c);
+    } else if (strcmp(name, "query_log") == 0) {
+        const char *cols[][2] = {{"type", "String"}, {"event_time", "DateTime"},
+                                 {"query_start_time", "DateTime"}, {"query_duration_ms", "UInt64"},
+                                 {"read_rows", "UInt64"}, {"written_rows", "UInt64"},
+                                 {"result_rows", "UInt64"}, {"query", "String"},
+                                 {"exception_code", "Int32"}, {"exception", "String"},
+                                 {"query_id", "String"}, {"user", "String"},
+                                 {"current_database", "String"}};
+        for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) sys_column(&r, cols[i][0], cols[i][1]);
+        sys_activity_ctx c = {&r, 1};
+        if (r.rc == 0) sql__activity_snapshot(q->engine->activity, sys_activity_row, &c);
+    } else if (strcmp(name, "events") == 0) {
+        sys_column(&r, "event", "String");
+        sys_column(&r, "value", "UInt64");
+        sys_column(&r, "description", "String");
+        sys_activity_ctx c = {&r, 2};
+        if (r.rc == 0) sql__activity_snapshot(q->engine->activity, sys_activity_row, &c);
+    } else if (strcmp(name, "metrics") == 0) {
+        sys_column(&r, "metric", "String");
+        sys_column(&r, "value", "Int64");
+        sys_column(&r, "description", "String");
+        uint64_t running = sys_running_queries(q->engine->activity);
+        sys_str(&r, 0, "Query");
+        sys_u64(&r, 1, running);
+        sys_str(&r, 2, "Number of executing queries");
+        sys_str(&r, 0, "TableCount");
+        sys_u64(&r, 1, storage_table_count(q->engine->storage));
+        sys_str(&r, 2, "Number of open tables");
+    } else if (strcmp(name, "detached_parts") == 0) {
+        const char *cols[][2] = {{"database", "String"}, {"table", "String"},
+                                 {"partition_id", "Nullable(String)"}, {"name", "String"},
+                                 {"reason", "String"}, {"path", "String"}};
+        for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) sys_column(&r, cols[i][0], cols[i][1]);
+        size_t n = catalog_snapshot_table_count(snap);
+        for (size_t i = 0; i < n && r.rc == 0; i++) {
+            const catalog_table *t = catalog_snapshot_table_at(snap, i);
+            storage_table *ref;
+            mu_err ignored;
+            if (storage_table_acquire(q->engine->storage, t->def.database, t->def.name, &ref, &ignored) != 0)
+                continue;
+            sys_detached(&r, t, storage_table_data_dir(ref));
+            storage_table_release(ref);
+        }
     } else {
         r.rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "Table system.%s does not exist", name);
     }

@@ -395,3 +395,5 @@ int storage_table_acquire(storage *s, const char *database, const char *name,
 table *storage_table_get(const storage_table *ref) { return ref->t; }
 
 const catalog_table *storage_table_definition(const storage_table *ref) { return ref->def; }
+
+const char *storage_table_data_dir(const storage_table *ref) { return ref->paths.data_dir; }

@@ -53,5 +53,7 @@ int storage_table_acquire(storage *s, const char *database, const char *name,
 void storage_table_release(storage_table *ref); /* accepts NULL */
 table *storage_table_get(const storage_table *ref);
 const catalog_table *storage_table_definition(const storage_table *ref);
+/* The table's parts directory (its detached/ holds damaged parts). */
+const char *storage_table_data_dir(const storage_table *ref);
 
 #endif /* MUSCLES_STORAGE_H */
