@@ -27,6 +27,7 @@ typedef struct exec_context {
     const char *database;        /* currentDatabase() */
     const char *version;         /* version() */
     const char *hostname;        /* hostName() */
+    const char *user;            /* currentUser(); NULL: "default" */
     int64_t uptime_s;            /* uptime() */
     mu_mem_tracker *tracker;     /* the query's memory; may be NULL */
 } exec_context;

@@ -288,7 +288,9 @@ static int expr_eval_call(const exec_expr *e, const ty_column *const *inputs, ui
         }
     }
     memset(vals, 0, n * sizeof(*vals));
-    bool all_const = true;
+    /* A volatile function (rand(), rowNumberInBlock()) runs for every row
+     * even without arguments. */
+    bool all_const = !(e->call.function->flags & EXEC_FN_VOLATILE);
     for (uint32_t i = 0; i < n; i++) {
         rc = exec_eval(e->args[i], e->call.ctx, inputs, rows, &vals[i], err);
         if (rc != 0) goto done;
@@ -429,7 +431,7 @@ int exec_value_to_selection(const exec_value *v, uint32_t rows, uint32_t *sel_ou
     }
     if (!exec_type_is_number(t) || t->kind == TY_DECIMAL) {
         char name[128];
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
+        return MU_ERR(err, MU_EFILTER_TYPE,
                       "Illegal type %s of column for filter. Must be UInt8 or Nullable(UInt8).",
                       ty_type_name(c->type, name, sizeof(name)));
     }

@@ -389,7 +389,8 @@ static int cv_to_decimal(const ty_column *src, uint32_t first, uint32_t count, t
     uint8_t *out = at;
     for (uint32_t i = 0; i < count; i++) {
         __int128 v = 0;
-        if (!cv_null_at(src, first + i)) rc = cv_decimal_value(src, first + i, scale, width, &v, err);
+        if (!cv_null_at(src, first + i))
+            rc = cv_decimal_value(src, first + i, scale, width, &v, err);
         if (rc != 0) return rc;
         cv_decimal_put(out + (size_t)i * width, width, v);
     }
@@ -515,7 +516,7 @@ static int cv_date_to_date(const cv_run *run, const ty_column *src, uint32_t row
     bool from_days = s->kind == TY_DATE || s->kind == TY_DATE32;
     if (d->kind == TY_DATE || d->kind == TY_DATE32) {
         int64_t days = cv_date_days(run, src, row);
-        if (d->kind == TY_DATE) days = days < 0 ? 0 : days > CV_DATE_DAYS_MAX ? CV_DATE_DAYS_MAX : days;
+        if (d->kind == TY_DATE) days = days < 0 ? 0 : MU_MIN(days, (int64_t)CV_DATE_DAYS_MAX);
         *out = days;
         return 0;
     }
@@ -529,9 +530,12 @@ static int cv_date_to_date(const cv_run *run, const ty_column *src, uint32_t row
         ticks = (__int128)exec_get_u64(src, row) * ty_decimal_pow10(to_precision);
     } else {
         __int128 v = exec_get_i64(src, row);
-        if (to_precision >= s->precision) ticks = v * ty_decimal_pow10(to_precision - s->precision);
-        else if (d->kind == TY_DATETIME64) ticks = v / ty_decimal_pow10(s->precision - to_precision);
-        else ticks = cv_floor_div((int64_t)v, (int64_t)ty_decimal_pow10(s->precision));
+        if (to_precision >= s->precision)
+            ticks = v * ty_decimal_pow10(to_precision - s->precision);
+        else if (d->kind == TY_DATETIME64)
+            ticks = v / ty_decimal_pow10(s->precision - to_precision);
+        else
+            ticks = cv_floor_div((int64_t)v, (int64_t)ty_decimal_pow10(s->precision));
     }
     *out = d->kind == TY_DATETIME ? (int64_t)(uint32_t)(uint64_t)(unsigned __int128)ticks
                                   : (int64_t)(uint64_t)(unsigned __int128)ticks;
@@ -673,7 +677,8 @@ static int cv_to_string(const cv_run *run, const ty_column *src, uint32_t first,
  * only that the value fits the storage). */
 static ty_type cv_parse_type(const cv_run *run, const ty_type *d) {
     ty_type t = *d;
-    if (d->kind == TY_DATETIME || d->kind == TY_DATETIME64) t = cv_with_zone(d, cv_type_zone(run, d));
+    if (d->kind == TY_DATETIME || d->kind == TY_DATETIME64)
+        t = cv_with_zone(d, cv_type_zone(run, d));
     if (d->kind == TY_DECIMAL) {
         uint32_t width = ty_type_value_bytes(d);
         t.precision = width == 4 ? 9 : width == 8 ? 18 : 38;
@@ -716,7 +721,8 @@ static int cv_parse_one(const ty_type *parse, ty_column *dst, const char *s, siz
         int64_t wide;
         mu_err ignored;
         const ty_type *as = ty_type_builtin(negative ? TY_INT64 : TY_UINT64);
-        if (ty_value_parse(as, s, n, &wide, &ignored) == 0) return exec__store_i64(dst, &wide, 1, err);
+        if (ty_value_parse(as, s, n, &wide, &ignored) == 0)
+            return exec__store_i64(dst, &wide, 1, err);
     }
     int rc = ty_value_parse(parse, s, n, value, err);
     if (rc != 0 && (d->kind == TY_DATE || d->kind == TY_DATE32) && cv_date_with_time(s, n)) {
@@ -801,7 +807,8 @@ static int cv_nested(const cv_run *run, const ty_column *src, uint32_t first, ui
     const uint32_t *offsets = ty_column_offsets(src);
     uint32_t start = offsets[first], end = offsets[first + count];
     unsigned children = ty_type_strip_nullable(src->type)->kind == TY_MAP ? 2 : 1;
-    uint32_t before[2] = {dst->children[0]->row_count, children == 2 ? dst->children[1]->row_count : 0};
+    uint32_t before[2] = {dst->children[0]->row_count,
+                          children == 2 ? dst->children[1]->row_count : 0};
     int rc = 0;
     for (unsigned c = 0; c < children && rc == 0; c++)
         rc = cv_convert(&inner, src->children[c], start, end - start, ty_column_child_mut(dst, c),
@@ -829,15 +836,19 @@ static int cv_nested(const cv_run *run, const ty_column *src, uint32_t first, ui
 static int cv_values(const cv_run *run, const ty_column *src, uint32_t first, uint32_t count,
                      ty_column *dst, uint8_t *failed, mu_err *err) {
     const ty_type *s = ty_type_strip_nullable(src->type), *d = dst->type;
+    MU_ASSERT(!dst->nullable);
+    MU_ASSERT(failed == NULL || run->mode == CV_NULL);
     if (s->kind == TY_NOTHING) {
         int rc = 0;
         for (uint32_t i = 0; i < count && rc == 0; i++) rc = ty_column_append_default(dst, err);
         return rc;
     }
-    if (d->kind == TY_STRING && s->kind != TY_STRING) return cv_to_string(run, src, first, count, dst, err);
+    if (d->kind == TY_STRING && s->kind != TY_STRING)
+        return cv_to_string(run, src, first, count, dst, err);
     if (cv_same_representation(s, d)) return cv_copy(src, first, count, dst, err);
     if (cv_is_string(s->kind)) return cv_from_string(run, src, first, count, dst, failed, err);
-    if (s->kind == TY_ARRAY || s->kind == TY_MAP) return cv_nested(run, src, first, count, dst, err);
+    if (s->kind == TY_ARRAY || s->kind == TY_MAP)
+        return cv_nested(run, src, first, count, dst, err);
     if (d->kind == TY_DECIMAL) return cv_to_decimal(src, first, count, dst, err);
     if (cv_is_date_like(d->kind)) return cv_to_date(run, src, first, count, dst, err);
     if (cv_is_enum(d->kind)) return cv_to_enum(src, first, count, dst, err);
@@ -848,13 +859,14 @@ static int cv_values(const cv_run *run, const ty_column *src, uint32_t first, ui
 }
 
 static int cv_null_error(mu_err *err) {
-    return MU_ERR(err, MU_ECANNOT_CONVERT, "Cannot convert NULL value to non-Nullable type");
+    return MU_ERR(err, MU_EINSERT_NULL, "Cannot convert NULL value to non-Nullable type");
 }
 
 /* Into a Nullable target: convert into the inner type, then mark the
  * source's NULL rows and (CV_NULL) the rows that did not parse. */
 static int cv_into_nullable(const cv_run *run, const ty_column *src, uint32_t first,
                             uint32_t count, ty_column *dst, mu_err *err) {
+    MU_ASSERT(dst->nullable && dst->type->kind == TY_NULLABLE);
     size_t bitmap_bytes = ((size_t)count + 7) / 8;
     uint8_t *failed = calloc(bitmap_bytes ? bitmap_bytes : 1, 1);
     uint8_t *valid = calloc(bitmap_bytes ? bitmap_bytes : 1, 1);
@@ -907,7 +919,8 @@ static int cv_convert_arg(const cv_run *run, const exec_arg *a, uint32_t rows, t
     if (rc != 0) return rc;
     rc = cv_convert(run, a->column, 0, 1, one, err);
     uint32_t *zeros = rc == 0 ? calloc(rows ? rows : 1, sizeof(uint32_t)) : NULL;
-    if (rc == 0 && zeros == NULL) rc = MU_ERR(err, MU_ENOMEM, "out of memory converting a constant");
+    if (rc == 0 && zeros == NULL)
+        rc = MU_ERR(err, MU_ENOMEM, "out of memory converting a constant");
     if (rc == 0) rc = ty_column_append_gather(out, one, zeros, rows, err);
     free(zeros);
     ty_column_destroy(one);
@@ -945,7 +958,8 @@ static int cv_pick_values(ty_column *dst, const ty_column *const *cols, const in
             size_t n = 0;
             const uint8_t *s = pick[r] >= 0 ? ty_column_row_bytes(cols[pick[r]], r, &n) : NULL;
             if (t->kind == TY_STRING) rc = ty_column_append_bytes(dst, s, n, err);
-            else if (MU_ALWAYS(pick[r] >= 0)) rc = ty_column_append_from(dst, cols[pick[r]], r, err);
+            else if (MU_ALWAYS(pick[r] >= 0))
+                rc = ty_column_append_from(dst, cols[pick[r]], r, err);
             else rc = ty_column_append_default(dst, err);
         }
         return rc;
@@ -966,9 +980,11 @@ static int cv_pick_values(ty_column *dst, const ty_column *const *cols, const in
 
 int exec__pick_rows(ty_column *out, const ty_column *const *cols, const int32_t *pick,
                     uint32_t rows, mu_err *err) {
+    MU_ASSERT(out != NULL && pick != NULL);
     if (!out->nullable) {
         for (uint32_t r = 0; r < rows; r++)
-            if (pick[r] < 0) return MU_ERR(err, MU_EINTERNAL, "a NULL row for a non-Nullable result");
+            if (pick[r] < 0)
+                return MU_ERR(err, MU_EINTERNAL, "a NULL row for a non-Nullable result");
         return cv_pick_values(out, cols, pick, rows, err);
     }
     size_t bitmap_bytes = ((size_t)rows + 7) / 8;
@@ -1020,6 +1036,7 @@ typedef struct cv_state {
 static int cv_kernel(const exec_call *call, const exec_arg *args, uint32_t rows, ty_column *out,
                      mu_err *err) {
     const cv_state *st = call->state;
+    MU_ASSERT(st != NULL && ty_type_equal(out->type, call->result_type));
     cv_run run = {.ctx = call->ctx, .mode = st->mode, .zone_override = st->zone_override,
                   .nulls_by_framework = st->nulls_by_framework};
     return cv_convert_arg(&run, &args[0], rows, out, err);
@@ -1093,7 +1110,7 @@ static int cv_bind_cast(exec_call *call, mu_arena *arena, mu_err *err) {
     if (rc != 0) return rc;
     const ty_type *from = call->arg_types[0];
     if (exec_type_is_nothing(from) && to->kind != TY_NULLABLE)
-        return MU_ERR(err, MU_ECANNOT_CONVERT, "Cannot convert NULL to a non-nullable type");
+        return MU_ERR(err, MU_EINSERT_NULL, "Cannot convert NULL value to non-Nullable type");
     rc = exec__convert_check(from, to, err);
     if (rc != 0) return rc;
     return cv_set_kernel(call, arena, to, CV_THROW, NULL, err);

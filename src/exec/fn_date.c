@@ -1,8 +1,8 @@
 /* fn_date.c: ClickHouse's date and time functions over Date (u16 days),
  * Date32 (i32 days), DateTime (u32 UTC seconds) and DateTime64 (i64 ticks):
  * calendar fields, rounding down (toStartOf*, toStartOfInterval), calendar
- * arithmetic (add*, subtract*, date_add), dateDiff, toRelative*Num, now(),
- * today() and Unix timestamps. A calendar is read in one zone: the constant
+ * arithmetic (add*, subtract*, date_add), dateDiff and age, toRelative*Num,
+ * now(), today() and Unix timestamps. A calendar is read in one zone: the constant
  * 'tz' argument, else the DateTime type's zone, else (Date values) the
  * session zone. Results follow ClickHouse's DateLUTImpl, including its
  * saturation and wrap-around at the edges of each type. Text in and out
@@ -157,6 +157,16 @@ static int64_t date_day_start(const ty_tz *tz, int64_t days) {
     return ty_tz_local_to_utc(tz, days * 86400);
 }
 
+/* Wall-clock seconds of instant t in tz. Instants are first kept within
+ * ±DATE_SECONDS_LIMIT so that no arithmetic on them overflows (ClickHouse
+ * clamps to its table's years anyway). */
+#define DATE_SECONDS_LIMIT 4000000000000LL
+static int64_t date_local_seconds(const ty_tz *tz, int64_t t) {
+    if (t > DATE_SECONDS_LIMIT) t = DATE_SECONDS_LIMIT;
+    if (t < -DATE_SECONDS_LIMIT) t = -DATE_SECONDS_LIMIT;
+    return t + ty_tz_offset_at(tz, t);
+}
+
 /* ------------------------------------------------------------------ */
 /* One time argument as the kernels read it                            */
 /* ------------------------------------------------------------------ */
@@ -190,11 +200,15 @@ static void date_civil_of(const date_input *in, int64_t v, date_civil *c) {
         c->second = 0;
     } else {
         int64_t t = date_whole(in, v);
-        int64_t local = t + ty_tz_offset_at(in->tz, t);
+        int64_t local = date_local_seconds(in->tz, t);
         c->days = date_floor_div(local, 86400);
         c->second = local - c->days * 86400;
     }
+    MU_ASSERT(c->second >= 0 && c->second < 86400);
+    /* Days outside ClickHouse's calendar table read as its first or last. */
+    c->days = date_clamp(c->days, DATE_LUT_FIRST_DAY, DATE_LUT_LAST_DAY);
     ty_civil_from_days(c->days, &c->year, &c->month, &c->day);
+    MU_ASSERT(c->year >= 1900 && c->year <= 2299);
 }
 
 /* Instant of a value: a day's local midnight in the input's zone. */
@@ -326,7 +340,7 @@ static int64_t date_field(const date_state *st, int64_t v) {
  * of the offset the zone had at the epoch, plus one day (ClickHouse). */
 static int64_t date_relative_hour(const date_input *in, int64_t t, bool stable) {
     if (!stable && t >= 0 && in->whole_hours) return t / 3600;
-    return (t + DATE_LUT_ADD + 86400 - in->epoch_offset) / 3600 - DATE_LUT_ADD / 3600;
+    return date_wrap_add(t, DATE_LUT_ADD + 86400 - in->epoch_offset) / 3600 - DATE_LUT_ADD / 3600;
 }
 
 /* toRelative*Num and dateDiff's unit counts. Extended precision (dateDiff)
@@ -345,7 +359,7 @@ static int64_t date_relative(const date_input *in, date_unit unit, int64_t v, bo
         return extended ? c.days : (uint16_t)c.days;
     case DATE_UNIT_HOUR: return date_relative_hour(in, date_instant(in, v), extended);
     case DATE_UNIT_MINUTE:
-        return (date_instant(in, v) + DATE_LUT_ADD) / 60 - DATE_LUT_ADD / 60;
+        return date_wrap_add(date_instant(in, v), DATE_LUT_ADD) / 60 - DATE_LUT_ADD / 60;
     case DATE_UNIT_SECOND: return date_instant(in, v);
     case DATE_UNIT_MILLISECOND:
     case DATE_UNIT_MICROSECOND:
@@ -416,7 +430,7 @@ static int64_t date_next_change(const ty_tz *tz, int64_t from) {
 /* toStartOfInterval(t, INTERVAL n HOUR): hours counted from local
  * midnight; a start that falls in a DST gap moves to the change. */
 static int64_t date_start_hours(const ty_tz *tz, int64_t t, int64_t hours) {
-    int64_t local = t + ty_tz_offset_at(tz, t);
+    int64_t local = date_local_seconds(tz, t);
     int64_t days = date_floor_div(local, 86400);
     int64_t wall = local - days * 86400;
     int64_t target = days * 86400 + wall / (hours * 3600) * (hours * 3600);
@@ -456,7 +470,7 @@ static int64_t date_start_instant_raw(const date_state *st, int64_t v) {
     int64_t t = date_whole(in, v);
     switch (st->op) {
     case DATE_OP_START_HOUR: {
-        int64_t local = t + ty_tz_offset_at(in->tz, t);
+        int64_t local = date_local_seconds(in->tz, t);
         int64_t start = date_day_start(in->tz, date_floor_div(local, 86400));
         return start + date_floor_div(t - start, 3600) * 3600;
     }
@@ -466,7 +480,7 @@ static int64_t date_start_instant_raw(const date_state *st, int64_t v) {
         return date_start_hours(in->tz, t, st->n);
     case DATE_OP_INTERVAL_SECOND: {
         if (in->whole_hours) return date_floor_div(t, st->n) * st->n;
-        int64_t local = t + ty_tz_offset_at(in->tz, t);
+        int64_t local = date_local_seconds(in->tz, t);
         int64_t start = date_day_start(in->tz, date_floor_div(local, 86400));
         return start + (t - start) / st->n * st->n;
     }
@@ -506,6 +520,7 @@ static int date_load_values(const date_state *st, const exec_arg *a, uint32_t ro
 static int date_kernel_unary(const exec_call *call, const exec_arg *args, uint32_t rows,
                              ty_column *out, mu_err *err) {
     const date_state *st = call->state;
+    MU_ASSERT(st != NULL && call->arg_count >= 1);
     int64_t *v = exec__scratch(rows, sizeof(*v), err);
     if (v == NULL) return err->code;
     if (date_load_values(st, &args[0], rows, v, err) != 0) {
@@ -513,8 +528,15 @@ static int date_kernel_unary(const exec_call *call, const exec_arg *args, uint32
         return err->code;
     }
     if (date_op_gives_day(st->op)) {
-        for (uint32_t i = 0; i < rows; i++)
-            v[i] = date_clamp(date_start_day_number(st, v[i]), 0, DATE_DAYS_MAX);
+        /* Date and DateTime inputs stop at 1970-01-01 (ClickHouse's saturated
+         * table, and toStartOfWeek's max(res, 0) for times); Date32 and
+         * DateTime64 days are cast to Date's 16 bits as ClickHouse casts them. */
+        bool floor_zero = date_kind_is_unsigned(st->in.kind) ||
+                          (st->op == DATE_OP_START_WEEK && st->in.kind == TY_DATETIME64);
+        for (uint32_t i = 0; i < rows; i++) {
+            int64_t d = date_start_day_number(st, v[i]);
+            v[i] = (uint16_t)(floor_zero && d < 0 ? 0 : d);
+        }
     } else if (date_op_gives_instant(st->op)) {
         for (uint32_t i = 0; i < rows; i++) v[i] = date_start_instant(st, v[i]);
     } else if (st->op >= DATE_OP_REL_DAY && st->op <= DATE_OP_REL_SECOND) {
@@ -895,7 +917,7 @@ static int64_t date_step_days(date_unit unit, int64_t days, int64_t delta) {
 
 /* The same wall-clock time `delta` units later (seconds). */
 static int64_t date_step_instant(const ty_tz *tz, date_unit unit, int64_t t, int64_t delta) {
-    int64_t local = t + ty_tz_offset_at(tz, t);
+    int64_t local = date_local_seconds(tz, t);
     int64_t days = date_floor_div(local, 86400);
     int64_t target = date_step_days(unit, days, delta);
     target = date_clamp(target, DATE_LUT_FIRST_DAY, DATE_LUT_LAST_DAY);
@@ -977,6 +999,7 @@ static int date_load_delta(const exec_call *call, const exec_arg *a, uint32_t ro
 static int date_kernel_add(const exec_call *call, const exec_arg *args, uint32_t rows,
                            ty_column *out, mu_err *err) {
     const date_add_state *st = call->state;
+    MU_ASSERT(st != NULL && st->time_index < call->arg_count && st->delta_index < call->arg_count);
     int64_t *v = exec__scratch(rows, sizeof(*v), err);
     int64_t *delta = v ? exec__scratch(rows, sizeof(*delta), err) : NULL;
     int rc = delta ? 0 : err->code;
@@ -1117,11 +1140,72 @@ typedef struct date_diff_state {
     date_input a;
     date_input b;
     date_unit unit;
+    bool full_units;  /* age(): whole units only */
 } date_diff_state;
+
+/* A value's calendar fields from the unit below a year downward, for
+ * age(): month, day, hour, minute, second, then the fraction as ClickHouse
+ * splits it into milli-, micro- and nanoseconds (DateTime64 read with its
+ * fraction counted forward from the second before). */
+typedef struct date_age_parts {
+    int64_t field[9]; /* month, day, hour, minute, second, ms, us, ns; [8]: weekday */
+} date_age_parts;
+
+static void date_age_parts_of(const date_input *in, int64_t v, date_age_parts *p) {
+    int64_t fraction = 0;
+    date_input whole_in = *in;
+    if (in->kind == TY_DATETIME64) {
+        int64_t whole = date_floor_div(v, in->scale);
+        fraction = v - whole * in->scale;
+        whole_in.kind = TY_DATETIME;
+        v = whole;
+    }
+    date_civil c;
+    date_civil_of(&whole_in, v, &c);
+    int64_t ms_div = MU_MAX(1000 * in->scale / 1000000, 1), ns_div = MU_MAX(in->scale / 1000000, 1);
+    int64_t f[9] = {c.month, c.day, c.second / 3600, c.second / 60 % 60, c.second % 60,
+                    fraction / ms_div, fraction % ms_div / ns_div, fraction % ns_div,
+                    date_iso_weekday(c.days)};
+    memcpy(p->field, f, sizeof(f));
+}
+
+/* age(): the boundary count of dateDiff, less one when the later value's
+ * remaining fields have not yet reached the earlier one's. */
+static int64_t date_age_adjust(const date_diff_state *st, int64_t x, int64_t y, int64_t res) {
+    /* The first field compared for each unit (weeks: the weekday, then time). */
+    static const int8_t first_field[] = {
+        [DATE_UNIT_NANOSECOND] = 8, [DATE_UNIT_MICROSECOND] = 7, [DATE_UNIT_MILLISECOND] = 6,
+        [DATE_UNIT_SECOND] = 5,     [DATE_UNIT_MINUTE] = 4,      [DATE_UNIT_HOUR] = 3,
+        [DATE_UNIT_DAY] = 2,        [DATE_UNIT_WEEK] = -1,       [DATE_UNIT_MONTH] = 1,
+        [DATE_UNIT_QUARTER] = 0,    [DATE_UNIT_YEAR] = 0,
+    };
+    if (st->unit == DATE_UNIT_NANOSECOND) return res;
+    bool forward = date_relative(&st->a, DATE_UNIT_NANOSECOND, x, true) <=
+                   date_relative(&st->b, DATE_UNIT_NANOSECOND, y, true);
+    date_age_parts pa, pb;
+    date_age_parts_of(forward ? &st->a : &st->b, forward ? x : y, &pa);
+    date_age_parts_of(forward ? &st->b : &st->a, forward ? y : x, &pb);
+    if (st->unit == DATE_UNIT_QUARTER) {
+        pa.field[0] = (pa.field[0] - 1) % 3;
+        pb.field[0] = (pb.field[0] - 1) % 3;
+    }
+    int first = first_field[st->unit];
+    if (first < 0) { /* weeks: the weekday first, then the time of day */
+        if (pa.field[8] > pb.field[8]) return date_wrap_add(res, forward ? -1 : 1);
+        if (pa.field[8] < pb.field[8]) return res;
+        first = 2;
+    }
+    for (int i = first; i < 8; i++) {
+        if (pa.field[i] > pb.field[i]) return date_wrap_add(res, forward ? -1 : 1);
+        if (pa.field[i] < pb.field[i]) break;
+    }
+    return res;
+}
 
 static int date_kernel_diff(const exec_call *call, const exec_arg *args, uint32_t rows,
                             ty_column *out, mu_err *err) {
     const date_diff_state *st = call->state;
+    MU_ASSERT(st != NULL && call->arg_count >= 3);
     int64_t *a = exec__scratch(rows, sizeof(*a), err);
     int64_t *b = a ? exec__scratch(rows, sizeof(*b), err) : NULL;
     if (b == NULL) {
@@ -1130,9 +1214,11 @@ static int date_kernel_diff(const exec_call *call, const exec_arg *args, uint32_
     }
     exec__load_i64(&args[1], rows, a);
     exec__load_i64(&args[2], rows, b);
-    for (uint32_t i = 0; i < rows; i++)
-        a[i] = date_wrap_add(date_relative(&st->b, st->unit, b[i], true),
-                             -date_relative(&st->a, st->unit, a[i], true));
+    for (uint32_t i = 0; i < rows; i++) {
+        int64_t res = (int64_t)((uint64_t)date_relative(&st->b, st->unit, b[i], true) -
+                                (uint64_t)date_relative(&st->a, st->unit, a[i], true));
+        a[i] = st->full_units ? date_age_adjust(st, a[i], b[i], res) : res;
+    }
     int rc = exec__store_i64(out, a, rows, err);
     free(a);
     free(b);
@@ -1184,6 +1270,7 @@ static int date_bind_diff(exec_call *call, mu_arena *arena, mu_err *err) {
     }
     date_diff_side(call, 1, zone, &st->a);
     date_diff_side(call, 2, zone, &st->b);
+    st->full_units = date_fn_of(call)->sign != 0;
     call->state = st;
     call->kernel = date_kernel_diff;
     call->result_type = ty_type_builtin(TY_INT64);
@@ -1285,7 +1372,7 @@ static int date_bind_today(exec_call *call, mu_arena *arena, mu_err *err) {
     if (st == NULL) return err->code;
     const ty_tz *tz = exec__date_session_zone(call);
     int64_t t = date_floor_div(exec__date_now_us(call), 1000000);
-    st->value = date_floor_div(t + ty_tz_offset_at(tz, t), 86400) - date_fn_of(call)->op;
+    st->value = date_floor_div(date_local_seconds(tz, t), 86400) - date_fn_of(call)->op;
     call->result_type = ty_type_builtin(TY_DATE);
     return 0;
 }
@@ -1378,8 +1465,9 @@ static int date_bind_unix_timestamp(exec_call *call, mu_arena *arena, mu_err *er
 #define DATE_ADD_SQL(var, fname, sign)                                                      \
     static const date_fn var = {                                                            \
         {fname, EXEC_FN_CASE_INSENSITIVE, date_bind_date_add}, DATE_UNIT_NONE, sign, 0}
-#define DATE_DIFF(var, fname)                                                               \
-    static const date_fn var = {{fname, EXEC_FN_CASE_INSENSITIVE, date_bind_diff}, 0, 0, 0}
+#define DATE_DIFF(var, fname, full_units)                                                   \
+    static const date_fn var = {                                                            \
+        {fname, EXEC_FN_CASE_INSENSITIVE, date_bind_diff}, 0, full_units, 0}
 
 DATE_SIMPLE(date_to_year, "toYear", DATE_OP_YEAR);
 DATE_SIMPLE(date_to_quarter, "toQuarter", DATE_OP_QUARTER);
@@ -1439,10 +1527,11 @@ DATE_ADD_SQL(date_sql_ts_add, "timestamp_add", 1);
 DATE_ADD_SQL(date_sql_ts_add2, "timestampAdd", 1);
 DATE_ADD_SQL(date_sql_ts_sub, "timestamp_sub", -1);
 DATE_ADD_SQL(date_sql_ts_sub2, "timestampSub", -1);
-DATE_DIFF(date_diff, "dateDiff");
-DATE_DIFF(date_diff2, "date_diff");
-DATE_DIFF(date_diff3, "timestampDiff");
-DATE_DIFF(date_diff4, "timestamp_diff");
+DATE_DIFF(date_diff, "dateDiff", 0);
+DATE_DIFF(date_diff2, "date_diff", 0);
+DATE_DIFF(date_diff3, "timestampDiff", 0);
+DATE_DIFF(date_diff4, "timestamp_diff", 0);
+DATE_DIFF(date_age, "age", 1);
 
 static const date_fn date_now = {{"now", EXEC_FN_CASE_INSENSITIVE, date_bind_now}, 0, 0, 0};
 static const date_fn date_now64 = {{"now64", EXEC_FN_CASE_INSENSITIVE, date_bind_now64}, 0, 0, 0};
@@ -1469,6 +1558,7 @@ const exec_function *const exec__functions_date[] = {
     &date_sql_date_add.fn, &date_sql_date_add2.fn, &date_sql_date_sub.fn,
     &date_sql_date_sub2.fn, &date_sql_ts_add.fn, &date_sql_ts_add2.fn, &date_sql_ts_sub.fn,
     &date_sql_ts_sub2.fn, &date_diff.fn, &date_diff2.fn, &date_diff3.fn, &date_diff4.fn,
+    &date_age.fn,
     &date_now.fn, &date_now64.fn, &date_today.fn, &date_yesterday.fn, &date_timezone.fn,
     &date_timezone2.fn, &date_unix_timestamp.fn,
     &exec__date_fn_format_datetime, &exec__date_fn_date_format, &exec__date_fn_from_unixtime,

@@ -138,9 +138,8 @@ static const fmt_spec fmt_specs[] = {
     {'%', FMT_LITERAL, 1, "%"},
 };
 
-static int fmt_add_literal(fmt_program *p, mu_arena *arena, const char *text, size_t bytes,
-                           mu_err *err) {
-    if (bytes == 0) return 0;
+static void fmt_add_literal(fmt_program *p, const char *text, size_t bytes) {
+    if (bytes == 0) return;
     MU_ASSERT(p->literal_bytes + bytes <= p->literal_capacity);
     fmt_item *it = &p->items[p->count++];
     it->kind = FMT_LITERAL;
@@ -149,9 +148,6 @@ static int fmt_add_literal(fmt_program *p, mu_arena *arena, const char *text, si
     memcpy(p->literals + p->literal_bytes, text, bytes);
     p->literal_bytes += bytes;
     p->row_bytes_max += bytes;
-    (void)arena;
-    (void)err;
-    return 0;
 }
 
 static int fmt_spec_error(const exec_call *call, const char *f, size_t n, char c, mu_err *err) {
@@ -191,7 +187,7 @@ static int fmt_compile(const exec_call *call, const char *f, size_t n, ty_kind k
     size_t start = 0;
     for (size_t i = 0; i < n; i++) {
         if (f[i] != '%') continue;
-        fmt_add_literal(p, arena, f + start, i - start, err);
+        fmt_add_literal(p, f + start, i - start);
         char c = f[++i];
         start = i + 1;
         const fmt_spec *s = NULL;
@@ -199,7 +195,7 @@ static int fmt_compile(const exec_call *call, const char *f, size_t n, ty_kind k
             if (fmt_specs[k].c == c) s = &fmt_specs[k];
         if (s == NULL) return fmt_spec_error(call, f, n, c, err);
         if (s->kind == FMT_LITERAL || (day_input && s->date_text != NULL)) {
-            fmt_add_literal(p, arena, s->date_text, strlen(s->date_text), err);
+            fmt_add_literal(p, s->date_text, strlen(s->date_text));
             continue;
         }
         if (s->kind == FMT_OFFSET && day_input)
@@ -209,7 +205,8 @@ static int fmt_compile(const exec_call *call, const char *f, size_t n, ty_kind k
         p->items[p->count++] = (fmt_item){.kind = s->kind};
         p->row_bytes_max += s->width;
     }
-    return fmt_add_literal(p, arena, f + start, n - start, err);
+    fmt_add_literal(p, f + start, n - start);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -385,17 +382,23 @@ static void fmt_row_of(const fmt_state *st, const ty_column *c, uint32_t row, fm
         } else {
             t = (uint32_t)v;
         }
+        /* ClickHouse's calendar table ends at 1900 and 2299: days beyond
+         * stick to its first and last day, which keeps %Y four digits. */
+        t = t < -2208988800LL ? -2208988800LL : (t > 10413791999LL ? 10413791999LL : t);
         r->offset = ty_tz_offset_at(st->tz, t);
         int64_t local = t + r->offset;
         r->days = fmt_floor_div(local, 86400);
         r->second = local - r->days * 86400;
     }
+    if (r->days < -25567) r->days = -25567;
+    if (r->days > 120529) r->days = 120529;
     ty_civil_from_days(r->days, &r->year, &r->month, &r->day);
 }
 
 static int fmt_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                       ty_column *out, mu_err *err) {
     const fmt_state *st = call->state;
+    MU_ASSERT(st != NULL && st->program.literal_bytes <= st->program.literal_capacity);
     char *text = malloc(st->program.row_bytes_max + 1);
     if (text == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory in %s", call->function->name);
     int rc = 0;
@@ -864,6 +867,7 @@ static bool bp_parse(bp *b, const char *s, size_t n, const bp_options *o, int64_
     b->end = s + n;
     b->us_style = o->us_style;
     int r = bp_scan(b);
+    MU_ASSERT(b->p >= s && b->p <= b->end);
     *used_out = (size_t)(b->p - s);
     if (r == BP_ERROR) return false;
     if (r == BP_DONE) {
@@ -948,7 +952,7 @@ static int bp_value(const exec_call *call, const bp_state *st, const char *s, si
     fmt_quote(s, n, quoted, sizeof(quoted));
     ty_type_name(st->value_type, tn, sizeof(tn));
     if (!bp_parse(&b, s, n, &st->options, &seconds, &used))
-        return MU_ERR(err, MU_EPARSE, "%s: while parsing %s as %s in function %s", b.reason,
+        return MU_ERR(err, MU_EPARSE_DATETIME, "%s: while parsing %s as %s in function %s", b.reason,
                       quoted, tn, call->function->name);
     if (used != n) {
         char parsed[FMT_MESSAGE_VALUE_BYTES + 16];

@@ -25,7 +25,9 @@
 
 static inline uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
 static inline uint32_t rotl32(uint32_t x, unsigned r) { return (x << r) | (x >> (32 - r)); }
-static inline uint64_t rotr64(uint64_t x, unsigned r) { return r == 0 ? x : (x >> r) | (x << (64 - r)); }
+static inline uint64_t rotr64(uint64_t x, unsigned r) {
+    return r == 0 ? x : (x >> r) | (x << (64 - r));
+}
 
 /* ClickHouse's intHash64 (the MurmurHash3 finaliser) and its salted
  * IntHash64Impl / IntHash32Impl. */
@@ -181,8 +183,8 @@ static uint64_t city_hash64(const uint8_t *s, size_t len) {
         s += 64;
         len -= 64;
     } while (len != 0);
-    return city_hash128_to_64(city_hash128_to_64(v.first, w.first) + city_shift_mix(y) * CITY_K1 + z,
-                              city_hash128_to_64(v.second, w.second) + x);
+    uint64_t low = city_hash128_to_64(v.first, w.first) + city_shift_mix(y) * CITY_K1 + z;
+    return city_hash128_to_64(low, city_hash128_to_64(v.second, w.second) + x);
 }
 
 /* ---- xxHash32 (seed 0); xxHash64 is mu_xxhash64 ---------------------- */
@@ -299,7 +301,8 @@ static void murmur3_128(const uint8_t *p, size_t n, uint64_t out[2]) {
     k1 = k2 = 0;
     for (size_t t = tail; t > 8; t--) k2 ^= (uint64_t)p[i + t - 1] << (8 * (t - 9));
     if (tail > 8) h2 ^= rotl64(k2 * c2, 33) * c1;
-    for (size_t t = MU_MIN(tail, (size_t)8); t > 0; t--) k1 ^= (uint64_t)p[i + t - 1] << (8 * (t - 1));
+    for (size_t t = MU_MIN(tail, (size_t)8); t > 0; t--)
+        k1 ^= (uint64_t)p[i + t - 1] << (8 * (t - 1));
     if (tail > 0) h1 ^= rotl64(k1 * c1, 31) * c2;
     h1 ^= n;
     h2 ^= n;
@@ -514,6 +517,7 @@ static int hash_store(hash_algo a, const hash_value *acc, uint32_t rows, ty_colu
 static int hash_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                        ty_column *out, mu_err *err) {
     hash_algo a = (hash_algo)(uintptr_t)call->state;
+    MU_ASSERT(a <= HASH_MURMUR3_128);
     hash_value *acc = exec__scratch(rows, sizeof(*acc), err);
     if (acc == NULL) return err->code;
     const hash_value filler = {0xe28dbde7fe22e41cULL, 0}; /* hash of no arguments */
@@ -530,6 +534,7 @@ static int hash_kernel(const exec_call *call, const exec_arg *args, uint32_t row
     }
     int rc = hash_store(a, acc, rows, out, err);
     free(acc);
+    MU_ASSERT(rc != 0 || out->row_count >= rows);
     return rc;
 }
 
@@ -658,7 +663,8 @@ static int digest_bind_common(exec_call *call, mu_arena *arena, int which, mu_er
     int rc = exec__check_arg_count(call, 1, 1, err);
     if (rc != 0) return rc;
     const ty_type *t = call->arg_types[0];
-    if (t->kind != TY_STRING && t->kind != TY_FIXED_STRING) return exec__error_arg_type(call, 0, err);
+    if (t->kind != TY_STRING && t->kind != TY_FIXED_STRING)
+        return exec__error_arg_type(call, 0, err);
     if (digest_get(which) == NULL)
         return MU_ERR(err, MU_ENOT_SUPPORTED, "function %s: OpenSSL has no %s digest here",
                       call->function->name, digest_names[which]);
@@ -726,7 +732,8 @@ static int crc32_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = exec__check_arg_count(call, 1, 1, err);
     if (rc != 0) return rc;
     const ty_type *t = call->arg_types[0];
-    if (t->kind != TY_STRING && t->kind != TY_FIXED_STRING) return exec__error_arg_type(call, 0, err);
+    if (t->kind != TY_STRING && t->kind != TY_FIXED_STRING)
+        return exec__error_arg_type(call, 0, err);
     pthread_once(&crc32_once, crc32_table_build);
     call->kernel = crc32_kernel;
     call->result_type = ty_type_builtin(TY_UINT32);

@@ -211,9 +211,11 @@ static int mt_bind_simple(exec_call *call, mu_arena *arena, mu_err *err) {
     if (rc == 0) rc = mt_check_numbers(call, err);
     if (rc != 0) return rc;
     bool int_exp = f->op == MT_INT_EXP2 || f->op == MT_INT_EXP10;
-    if (int_exp && call->arg_types[0]->kind == TY_DECIMAL) return exec__error_arg_type(call, 0, err);
+    if (int_exp && call->arg_types[0]->kind == TY_DECIMAL)
+        return exec__error_arg_type(call, 0, err);
     call->kernel = mt_simple_kernel;
-    call->result_type = ty_type_builtin(f->op == MT_SIGN ? TY_INT8 : int_exp ? TY_UINT64 : TY_UINT8);
+    ty_kind result = f->op == MT_SIGN ? TY_INT8 : int_exp ? TY_UINT64 : TY_UINT8;
+    call->result_type = ty_type_builtin(result);
     return 0;
 }
 
@@ -256,7 +258,8 @@ static double mt_round_float(double x, int64_t n, unsigned mode, bool is_float32
     int64_t digits_max = is_float32 ? MT_FLOAT32_DIGITS_MAX : MT_FLOAT64_DIGITS_MAX;
     if (!isfinite(x)) return x;
     if (n > digits_max) return x;
-    if (n < -digits_max) return x < 0 && mode == MT_FLOOR ? -INFINITY : x > 0 && mode == MT_CEIL ? INFINITY : 0.0;
+    if (n < -digits_max) /* every finite value rounds to zero, or past the type */
+        return x < 0 && mode == MT_FLOOR ? -INFINITY : x > 0 && mode == MT_CEIL ? INFINITY : 0.0;
     double scale = pow(10.0, (double)(n < 0 ? -n : n));
     if (is_float32) {
         float s = (float)scale, v = (float)x;
@@ -278,15 +281,18 @@ static double mt_round_float(double x, int64_t n, unsigned mode, bool is_float32
 static __int128 mt_round_int(__int128 v, int64_t digits, unsigned mode) {
     if (digits > MT_INT_DIGITS_MAX) return 0;
     __int128 unit = ty_decimal_pow10((unsigned)digits), q = v / unit, r = v % unit;
-    __int128 twice = r < 0 ? -2 * r : 2 * r, away = v < 0 ? -1 : 1;
+    /* |r| against what is left to the next multiple: 2|r| overflows. */
+    __int128 part = r < 0 ? -r : r, rest = unit - part, away = v < 0 ? -1 : 1;
     switch (mode) {
     case MT_TRUNC: break;
     case MT_FLOOR: q -= r < 0; break;
     case MT_CEIL: q += r > 0; break;
-    case MT_ROUND: q += twice >= unit ? away : 0; break;
-    default: q += (twice > unit || (twice == unit && (q & 1) != 0)) ? away : 0; break;
+    case MT_ROUND: q += part >= rest ? away : 0; break;
+    default: q += (part > rest || (part == rest && (q & 1) != 0)) ? away : 0; break;
     }
-    return q * unit;
+    /* Past the type's range the result is undefined (ClickHouse's words):
+     * wrap instead of overflowing. */
+    return (__int128)((unsigned __int128)q * (unsigned __int128)unit);
 }
 
 static int mt_round_floats(const mt_rounding *f, const exec_arg *x_arg, const int64_t *n,
@@ -349,6 +355,11 @@ static int mt_rounding_kernel(const exec_call *call, const exec_arg *args, uint3
     if (n == NULL) return err->code;
     if (call->arg_count == 2) exec__load_i64(&args[1], rows, n);
     else memset(n, 0, (size_t)rows * sizeof(int64_t));
+    for (uint32_t r = 0; r < rows; r++) {
+        if (n[r] >= INT16_MIN && n[r] <= INT16_MAX) continue;
+        free(n);
+        return MU_ERR(err, MU_EOUT_OF_BOUND, "Scale argument for rounding function is too large");
+    }
     const ty_type *t = out->type;
     int rc;
     if (exec_type_is_float(t)) rc = mt_round_floats(f, &args[0], n, rows, out, err);
@@ -449,8 +460,8 @@ static int mt_extreme_kernel(const exec_call *call, const exec_arg *args, uint32
 
 static int mt_bind_extreme(exec_call *call, mu_arena *arena, mu_err *err) {
     if (call->arg_count == 0)
-        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s cannot be called without arguments",
-                      call->function->name);
+        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS,
+                      "Function %s cannot be called without arguments", call->function->name);
     if (mt_mixed_int64(call)) {
         const mt_extreme_fn *f = (const mt_extreme_fn *)(const void *)call->function;
         call->kernel = mt_mixed_int64_kernel;

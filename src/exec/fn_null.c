@@ -23,6 +23,10 @@ int exec__pick_rows(ty_column *out, const ty_column *const *cols, const int32_t 
 
 static bool nl_is_nothing(const ty_type *t) { return exec_type_is_nothing(t); }
 
+/* A non-NULL call->state marks the variant: isNull (not isNotNull),
+ * assumeNotNull (not toNullable). */
+static bool nl_variant = true;
+
 /* ------------------------------------------------------------------ */
 /* isNull, isNotNull, isZeroOrNull                                     */
 /* ------------------------------------------------------------------ */
@@ -52,7 +56,7 @@ static int nl_bind_is_null(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     int rc = exec__check_arg_count(call, 1, 1, err);
     if (rc != 0) return rc;
-    call->state = strcmp(call->function->name, "isNull") == 0 ? (void *)call : NULL;
+    call->state = strcmp(call->function->name, "isNull") == 0 ? &nl_variant : NULL;
     call->kernel = nl_is_null_kernel;
     call->result_type = ty_type_builtin(TY_UINT8);
     return 0;
@@ -256,7 +260,7 @@ static int nl_bind_assume_not_null(exec_call *call, mu_arena *arena, mu_err *err
     (void)arena;
     int rc = exec__check_arg_count(call, 1, 1, err);
     if (rc != 0) return rc;
-    call->state = call;
+    call->state = &nl_variant;
     call->kernel = nl_convert_kernel;
     call->result_type = ty_type_strip_nullable(call->arg_types[0]);
     return 0;

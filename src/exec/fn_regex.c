@@ -98,7 +98,7 @@ static int regex_compile(const exec_call *call, const uint8_t *p, size_t n, pcre
                       call->function->name);
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(code, message, sizeof(message));
-    return MU_ERR(err, MU_EINVAL,
+    return MU_ERR(err, MU_EREGEXP,
                   "OptimizedRegularExpression: cannot compile re2: %.*s, error: %s at offset %zu "
                   "(function %s). Look at https://github.com/google/re2/wiki/Syntax for reference",
                   (int)MU_MIN(n, 300), (const char *)p, (const char *)message, (size_t)offset,
@@ -152,8 +152,12 @@ static int regex_lookup(const exec_call *call, const uint8_t *p, size_t n, regex
 /* Runs e on s[0..n) from byte `from`; true on a match (ovector filled). */
 static int regex_run(const exec_call *call, regex_entry *e, const uint8_t *s, size_t n,
                      size_t from, bool *matched, mu_err *err) {
-    int rc = pcre2_match(e->code, (PCRE2_SPTR)(n ? (const char *)s : ""), n, from, 0, e->match,
-                         NULL);
+    MU_ASSERT(e->code != NULL && e->match != NULL);
+    MU_ASSERT(from <= n);
+    PCRE2_SPTR subject = (PCRE2_SPTR)(n ? (const char *)s : "");
+    int rc = pcre2_match(e->code, subject, n, from, 0, e->match, NULL);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* the interpreter has no such small stack */
+        rc = pcre2_match(e->code, subject, n, from, PCRE2_NO_JIT, e->match, NULL);
     *matched = rc >= 0;
     if (rc >= 0 || rc == PCRE2_ERROR_NOMATCH) return 0;
     PCRE2_UCHAR message[256];
@@ -175,7 +179,9 @@ typedef struct regex_cursor {
 static int regex_cursor_at(regex_cursor *c, uint32_t i, regex_entry **out, mu_err *err) {
     size_t n;
     const uint8_t *p = ty_column_row_bytes(c->arg->column, exec_arg_row(c->arg, i), &n);
-    if (c->current == NULL || n != c->last_bytes || (n > 0 && memcmp(p, c->last, n) != 0)) {
+    bool same = c->current != NULL && n == c->last_bytes &&
+                (p == c->last || n == 0 || memcmp(p, c->last, n) == 0);
+    if (!same) {
         c->current = NULL;
         int rc = regex_lookup(c->call, p, n, &c->spare, &c->current, err);
         if (rc != 0) return rc;
@@ -280,7 +286,9 @@ static int extract_kernel(const exec_call *call, const exec_arg *args, uint32_t 
         if (rc != 0) break;
         int64_t group = e->captures > 0 ? 1 : 0;
         if (by_index) {
-            group = call->arg_count == 3 ? exec_get_i64(args[2].column, exec_arg_row(&args[2], i)) : 1;
+            group = 1;
+            if (call->arg_count == 3)
+                group = exec_get_i64(args[2].column, exec_arg_row(&args[2], i));
             if ((group < 0 || group > (int64_t)e->captures) && !exec_arg_is_null_row(&args[0], i)) {
                 rc = MU_ERR(err, MU_EOUT_OF_BOUND, "Index value %lld is out of range, should be in "
                             "[0, %u)", (long long)group, e->captures + 1);
@@ -344,8 +352,9 @@ static int extract_all_row(const exec_call *call, regex_entry *e, const uint8_t 
         if (rc != 0 || !matched) break;
         const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(e->match);
         if (ov[1] == ov[0]) break;
-        if (ov[2 * group] == PCRE2_UNSET) rc = ty_column_append_bytes(dst, s + pos, 0, err);
-        else rc = ty_column_append_bytes(dst, s + ov[2 * group], ov[2 * group + 1] - ov[2 * group], err);
+        size_t b = ov[2 * group] == PCRE2_UNSET ? pos : ov[2 * group];
+        size_t len = ov[2 * group] == PCRE2_UNSET ? 0 : ov[2 * group + 1] - ov[2 * group];
+        rc = ty_column_append_bytes(dst, s + b, len, err);
         pos = ov[1];
     }
     return rc;
@@ -442,7 +451,8 @@ static int replace_emit(const replace_program *pg, const uint8_t *s, const PCRE2
             rc = mu_buf_append(out, pg->literal.data + mu_load_u32le(step + 1),
                                mu_load_u32le(step + 5), err);
         } else if (ov[2 * step[0]] != PCRE2_UNSET) {
-            rc = mu_buf_append(out, s + ov[2 * step[0]], ov[2 * step[0] + 1] - ov[2 * step[0]], err);
+            const PCRE2_SIZE *g = ov + 2 * step[0];
+            rc = mu_buf_append(out, s + g[0], g[1] - g[0], err);
         }
     }
     return rc;
@@ -463,7 +473,8 @@ static int replace_row(const exec_call *call, regex_entry *e, const replace_prog
             if (rc == 0) rc = replace_emit(pg, s, ov, out, err);
             finish = !all;
             if (ov[0] == ov[1]) { /* step over one code point, never into one */
-                size_t step = s[match_pos] < 0xC0 ? 1 : s[match_pos] < 0xE0 ? 2 : s[match_pos] < 0xF0 ? 3 : 4;
+                uint8_t lead = s[match_pos];
+                size_t step = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
                 match_pos += MU_MIN(step, n - match_pos);
                 finish = finish || match_pos >= n;
             }
@@ -505,7 +516,8 @@ static int replace_regexp_kernel(const exec_call *call, const exec_arg *args, ui
                         "regexp has only %u capturing groups", pg.max_group,
                         (unsigned)MU_MIN(e->captures, REGEX_SUBSTITUTIONS_MAX - 1));
         mu_buf_clear(&buf);
-        if (rc == 0 && pg.max_group <= (int)e->captures) rc = replace_row(call, e, &pg, all, s, n, &buf, err);
+        if (rc == 0 && pg.max_group <= (int)e->captures)
+            rc = replace_row(call, e, &pg, all, s, n, &buf, err);
         if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
     }
     regex_cursor_deinit(&cur);

@@ -274,7 +274,8 @@ static int length_kernel(const exec_call *call, const exec_arg *args, uint32_t r
     uint64_t *dst;
     int rc = ty_column_append_fixed_uninit(out, rows, (void **)&dst, err);
     if (rc != 0) return rc;
-    for (uint32_t i = 0; i < rows; i++) dst[i] = str_size_of(args[0].column, exec_arg_row(&args[0], i));
+    for (uint32_t i = 0; i < rows; i++)
+        dst[i] = str_size_of(args[0].column, exec_arg_row(&args[0], i));
     return 0;
 }
 
@@ -458,8 +459,12 @@ static int str_put_cp(mu_buf *out, uint32_t cp, mu_err *err) {
     return mu_buf_append(out, enc, utf8_encode(cp, enc), err);
 }
 
-/* Case-maps one non-ASCII row as ClickHouse does through ICU: invalid
- * sequences become U+FFFD and the result ends at its first NUL byte. */
+/* Case-maps one non-ASCII row as ClickHouse does through ICU (root
+ * locale): invalid sequences become U+FFFD and the result ends at its
+ * first NUL byte. The mappings are the C library's simple ones plus the
+ * one-to-many uppercase table above, İ -> i̇ and Final_Sigma; Greek
+ * letters with a iota subscript get their titlecase letter where ICU
+ * writes two. ClickHouse picks its ASCII path per block, this per row. */
 static int case_utf8_row(const uint8_t *p, size_t n, bool upper, uint32_t *cps, mu_buf *out,
                          mu_err *err) {
     size_t count = 0, i = 0;
@@ -707,9 +712,11 @@ static str_slice substring_slice(const uint8_t *p, size_t n, bool utf8, int64_t 
         size = (uint64_t)sz;
     }
     uint64_t magnitude = off > 0 ? (uint64_t)off - 1 : 0 - (uint64_t)off;
+    MU_ASSERT(size > 0);
     if (off > 0) return utf8 ? slice_utf8_left(p, n, magnitude, size)
                              : slice_bytes_left(p, n, magnitude, size);
-    return utf8 ? slice_utf8_right(p, n, magnitude, size) : slice_bytes_right(p, n, magnitude, size);
+    return utf8 ? slice_utf8_right(p, n, magnitude, size)
+                : slice_bytes_right(p, n, magnitude, size);
 }
 
 /* left(s, k) and right(s, k) as ClickHouse's sliceFromLeft/RightDynamicLength. */
@@ -755,7 +762,8 @@ static int substring_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     if (rc == 0) rc = str_check_string_arg(call, 0, (mode & SUBSTR_UTF8) == 0, err);
     for (uint32_t i = 1; i < call->arg_count && rc == 0; i++) {
         const ty_type *t = call->arg_types[i];
-        if (!exec_type_is_integer(t) && !exec_type_is_float(t)) rc = exec__error_arg_type(call, i, err);
+        if (!exec_type_is_integer(t) && !exec_type_is_float(t))
+            rc = exec__error_arg_type(call, i, err);
     }
     if (rc != 0) return rc;
     call->kernel = substring_kernel;
@@ -932,7 +940,8 @@ static int position_kernel(const exec_call *call, const exec_arg *args, uint32_t
         size_t hn, nn;
         const uint8_t *h = str_row(ha, i, &hn);
         const uint8_t *nd = str_row(na, i, &nn);
-        uint64_t start = call->arg_count == 3 ? exec_get_u64(args[2].column, exec_arg_row(&args[2], i)) : 1;
+        uint64_t start = 1;
+        if (call->arg_count == 3) start = exec_get_u64(args[2].column, exec_arg_row(&args[2], i));
         rc = pos_row(mode, h, hn, nd, nn, start, &fold_h, &fold_n, &dst[i], err);
     }
     mu_buf_deinit(&fold_h);
@@ -1034,8 +1043,9 @@ static int like_tokenize(const exec_call *call, const uint8_t *p, size_t n, bool
         uint8_t c = p[i];
         if (c == '\\') {
             if (i + 1 == n) {
-                rc = MU_ERR(err, MU_EPARSE, "Invalid escape sequence at the end of LIKE pattern '%.*s' "
-                            "(function %s)", (int)MU_MIN(n, 200), (const char *)p, call->function->name);
+                rc = MU_ERR(err, MU_EPARSE, "Invalid escape sequence at the end of LIKE pattern "
+                            "'%.*s' (function %s)", (int)MU_MIN(n, 200), (const char *)p,
+                            call->function->name);
                 break;
             }
             uint8_t next = p[i + 1];
@@ -1046,7 +1056,8 @@ static int like_tokenize(const exec_call *call, const uint8_t *p, size_t n, bool
             bool repeat = c == '%' && kinds->length_bytes > 0 &&
                           kinds->data[kinds->length_bytes - 1] == LIKE_ANY;
             if (rc == 0 && !repeat) rc = mu_buf_append_u8(bytes, c, err);
-            if (rc == 0 && !repeat) rc = mu_buf_append_u8(kinds, c == '%' ? LIKE_ANY : LIKE_ONE, err);
+            if (rc == 0 && !repeat)
+                rc = mu_buf_append_u8(kinds, c == '%' ? LIKE_ANY : LIKE_ONE, err);
         } else {
             rc = mu_buf_append_u8(&lit, c, err);
         }
@@ -1074,11 +1085,15 @@ static void like_classify(like_pattern *pat, bool caseless) {
     }
     pat->bytes += lo;
     pat->count = hi - lo;
-    pat->shape = lead && trail ? LIKE_CONTAINS : lead ? LIKE_SUFFIX : trail ? LIKE_PREFIX : LIKE_EXACT;
+    pat->shape = lead && trail ? LIKE_CONTAINS
+                 : lead        ? LIKE_SUFFIX
+                 : trail       ? LIKE_PREFIX
+                               : LIKE_EXACT;
 }
 
 static bool like_match_general(const uint8_t *s, size_t n, const like_pattern *pat) {
     const uint8_t *pb = pat->bytes, *pk = pat->kinds;
+    MU_ASSERT(pat->count == 0 || (pb != NULL && pk != NULL));
     size_t m = pat->count, si = 0, pi = 0, star_pi = SIZE_MAX, star_si = 0;
     while (si < n) {
         if (pi < m && pk[pi] == LIKE_LITERAL && s[si] == pb[pi]) {
@@ -1447,8 +1462,8 @@ static int split_bind_common(exec_call *call, mu_arena *arena, int kind, mu_err 
     if (kind != SPLIT_WHITESPACE) {
         const char *sep;
         if (!exec__const_string(call, 0, &sep, &st->separator_bytes))
-            return MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal column of first argument of function %s. "
-                          "Must be constant string.", call->function->name);
+            return MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal column of first argument of "
+                          "function %s. Must be constant string.", call->function->name);
         if (kind == SPLIT_CHAR && st->separator_bytes != 1)
             return MU_ERR(err, MU_EINVAL, "Illegal separator for function splitByChar. "
                           "Must be exactly one byte.");
@@ -1481,7 +1496,7 @@ static const exec_function fn_split_by_whitespace = {"splitByWhitespace", 0,
 
 #define STR_REPEAT_TIMES_MAX 1000000ull /* ClickHouse's repeat limits */
 #define STR_REPEAT_BYTES_MAX (1ull << 30)
-#define STR_PAD_LENGTH_MAX 1000000ull   /* ClickHouse's padString MAX_NEW_LENGTH */
+#define STR_PAD_LENGTH_MAX 1000000ull /* ClickHouse's padString MAX_NEW_LENGTH */
 
 static int repeat_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                          ty_column *out, mu_err *err) {
@@ -1509,7 +1524,8 @@ static int repeat_kernel(const exec_call *call, const exec_arg *args, uint32_t r
             break;
         }
         mu_buf_clear(&buf);
-        for (uint64_t k = 0; k < times && n > 0 && rc == 0; k++) rc = mu_buf_append(&buf, p, n, err);
+        for (uint64_t k = 0; k < times && n > 0 && rc == 0; k++)
+            rc = mu_buf_append(&buf, p, n, err);
         if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
     }
     mu_buf_deinit(&buf);
@@ -1537,7 +1553,6 @@ static int pad_row(bool left, bool utf8, const uint8_t *p, size_t n, uint64_t le
         size_t keep = utf8 ? (size_t)(utf8_forward(p, length, p + n) - p) : (size_t)length;
         return mu_buf_append(out, p, keep, err);
     }
-    if (pad_n == 0) return mu_buf_append(out, p, n, err);
     int rc = left ? 0 : mu_buf_append(out, p, n, err);
     uint64_t missing = length - units;
     while (missing > 0 && rc == 0) { /* whole copies of pad, then a prefix of it */
@@ -1547,7 +1562,8 @@ static int pad_row(bool left, bool utf8, const uint8_t *p, size_t n, uint64_t le
             rc = mu_buf_append(out, pad, pad_n, err);
             missing -= pad_units;
         } else {
-            size_t b = utf8 ? (size_t)(utf8_forward(pad, missing, pad + pad_n) - pad) : (size_t)missing;
+            size_t b = utf8 ? (size_t)(utf8_forward(pad, missing, pad + pad_n) - pad)
+                            : (size_t)missing;
             rc = mu_buf_append(out, pad, b, err);
             missing = 0;
         }
@@ -1567,15 +1583,24 @@ static int pad_kernel(const exec_call *call, const exec_arg *args, uint32_t rows
         const uint8_t *p = str_row(&args[0], i, &n);
         const uint8_t *pad = (const uint8_t *)" ";
         if (call->arg_count == 3) pad = str_row(&args[2], i, &pad_n);
-        uint64_t length = exec_get_u64(args[1].column, exec_arg_row(&args[1], i));
-        if (length > STR_PAD_LENGTH_MAX && !exec_arg_is_null_row(&args[1], i)) {
-            rc = MU_ERR(err, MU_EOUT_OF_BOUND, "New padded length (%llu) is too big, maximum is: %llu",
-                        (unsigned long long)length, STR_PAD_LENGTH_MAX);
+        if (pad_n == 0) { /* an empty pad string pads with spaces */
+            pad = (const uint8_t *)" ";
+            pad_n = 1;
+        }
+        int64_t length = exec_get_i64(args[1].column, exec_arg_row(&args[1], i));
+        if (length > (int64_t)STR_PAD_LENGTH_MAX) {
+            rc = MU_ERR(err, MU_ETOO_LARGE, "New padded length (%lld) is too big, maximum is: %llu",
+                        (long long)length, STR_PAD_LENGTH_MAX);
+            break;
+        }
+        if (length < 0) {
+            rc = MU_ERR(err, MU_EOUT_OF_BOUND, "New padded length (%lld) is negative",
+                        (long long)length);
             break;
         }
         mu_buf_clear(&buf);
-        rc = pad_row((mode & PAD_LEFT) != 0, (mode & PAD_UTF8) != 0, p, n,
-                     MU_MIN(length, STR_PAD_LENGTH_MAX), pad, pad_n, &buf, err);
+        rc = pad_row((mode & PAD_LEFT) != 0, (mode & PAD_UTF8) != 0, p, n, (uint64_t)length, pad,
+                     pad_n, &buf, err);
         if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
     }
     mu_buf_deinit(&buf);
@@ -1584,9 +1609,14 @@ static int pad_kernel(const exec_call *call, const exec_arg *args, uint32_t rows
 
 static int pad_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 3, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, (mode & PAD_UTF8) == 0, err);
+    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
     if (rc == 0) rc = str_check_int_arg(call, 1, err);
     if (rc == 0 && call->arg_count == 3) rc = str_check_string_arg(call, 2, false, err);
+    const char *pad;
+    size_t pad_n;
+    if (rc == 0 && call->arg_count == 3 && !exec__const_string(call, 2, &pad, &pad_n))
+        rc = MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal column, third argument of function %s "
+                    "must be a constant string", call->function->name);
     if (rc != 0) return rc;
     call->kernel = pad_kernel;
     call->state = (void *)mode;
@@ -1715,7 +1745,7 @@ static int base64_kernel(const exec_call *call, const exec_arg *args, uint32_t r
         } else if (!b64_decode(p, n, url, &buf, err, &rc)) {
             buf.length_bytes = 0;
             if (!(mode & B64_TRY) && !exec_arg_is_null_row(&args[0], i))
-                rc = MU_ERR(err, MU_EINVAL, "Invalid %s value (%.*s), cannot be decoded",
+                rc = MU_ERR(err, MU_EINCORRECT_DATA, "Invalid %s value (%.*s), cannot be decoded",
                             call->function->name, (int)MU_MIN(n, 256), (const char *)p);
         }
         if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
@@ -1840,7 +1870,8 @@ static int unhex_kernel(const exec_call *call, const exec_arg *args, uint32_t ro
         size_t k = 0;
         if (n % 2 == 1) buf.data[buf.length_bytes++] = (uint8_t)unhex_digit(p[k++]);
         for (; k + 1 < n; k += 2)
-            buf.data[buf.length_bytes++] = (uint8_t)(unhex_digit(p[k]) * 16 + unhex_digit(p[k + 1]));
+            buf.data[buf.length_bytes++] =
+                (uint8_t)(unhex_digit(p[k]) * 16 + unhex_digit(p[k + 1]));
         rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
     }
     mu_buf_deinit(&buf);

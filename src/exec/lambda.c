@@ -85,7 +85,7 @@ static int lambda_kernel(const exec_call *call, const exec_arg *args, uint32_t r
             const uint32_t *o = ty_column_offsets(args[p].column);
             uint32_t pr = exec_arg_row(&args[p], r);
             if (o[pr + 1] - o[pr] != len)
-                return MU_ERR(err, MU_EINVAL, "Arrays passed to %s must have equal size",
+                return MU_ERR(err, MU_EARRAY_SIZES, "Sizes of arrays passed to %s don't match",
                               call->function->name);
         }
         total += len;

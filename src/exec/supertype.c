@@ -139,7 +139,7 @@ int exec_type_supertype(const ty_type *const *types, uint32_t count, mu_arena *a
         const ty_type *inner;
         int rc = exec_type_supertype(stripped, kept, arena, &inner, err);
         if (rc != 0) return rc;
-        if (!any_nullable && kept == count) {
+        if (!any_nullable) { /* plain Nothing (the element of []) adds nothing */
             *out = inner;
             return 0;
         }

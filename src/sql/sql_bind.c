@@ -338,7 +338,7 @@ static int bind_scalar_subquery(sql_query *q, const sql_node *n, exec_expr **out
         rc = MU_ERR(err, MU_ENOT_SUPPORTED, "scalar subqueries of %u columns (tuples) are not "
                     "supported yet", ncols);
     } else if (rows > 1) {
-        rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Scalar subquery returned more than one row");
+        rc = MU_ERR(err, MU_ESCALAR_SUBQUERY, "Scalar subquery returned more than one row");
     }
     ty_column *value = NULL;
     if (rc == 0) {

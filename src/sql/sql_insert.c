@@ -53,7 +53,7 @@ static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu
                               (int)cn.length, cn.ptr, db, name);
             for (uint32_t j = 0; j < tg->column_count; j++)
                 if (tg->columns[j] == k)
-                    return MU_ERR(err, MU_EINVAL, "Column %.*s in table %s.%s specified more than once",
+                    return MU_ERR(err, MU_EDUPLICATE_COLUMN, "Column %.*s in table %s.%s specified more than once",
                                   (int)cn.length, cn.ptr, db, name);
             tg->columns[tg->column_count++] = k;
         }
@@ -140,7 +140,7 @@ int sql__insert_from_op(sql_query *q, const sql_node *stmt, sql_operator *op, sq
     insert_target tg;
     int rc = insert_open(q, stmt, &tg, err);
     if (rc == 0 && op->column_count != tg.column_count)
-        rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Number of columns doesn't match: the SELECT gives %u, "
+        rc = MU_ERR(err, MU_ECOLUMN_COUNT, "Number of columns doesn't match: the SELECT gives %u, "
                     "the table takes %u", op->column_count, tg.column_count);
     while (rc == 0) {
         sql_chunk *c = NULL;

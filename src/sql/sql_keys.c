@@ -88,7 +88,7 @@ typedef struct keys_slot {
 int sql__keymap_init(sql_keymap *m, mu_err *err) {
     memset(m, 0, sizeof(*m));
     m->capacity = 1024;
-    m->slots = calloc(m->capacity, sizeof(*m->slots));
+    m->slots = calloc(m->capacity, sizeof(keys_slot));
     if (m->slots == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for a hash table");
     mu_buf_init(&m->bytes, 0);
     return 0;

@@ -1,0 +1,26 @@
+-- NULL handling: isNull, coalesce, ifNull, nullIf, assumeNotNull, Nullable columns.
+SELECT isNull(NULL), isNull(1), isNotNull(NULL), isNotNull('a');
+SELECT NULL IS NULL, 1 IS NULL, NULL IS NOT NULL, 1 IS NOT NULL;
+SELECT coalesce(NULL, 1), coalesce(NULL, NULL, 'c'), coalesce(2, NULL), coalesce(NULL, NULL);
+SELECT toTypeName(coalesce(toNullable(1), 2)), toTypeName(coalesce(toNullable(1), toNullable(2)));
+SELECT ifNull(NULL, 'default'), ifNull('value', 'default'), toTypeName(ifNull(toNullable(1), 0));
+SELECT nullIf(1, 1), nullIf(1, 2), nullIf('a', 'b'), toTypeName(nullIf(1, 2));
+SELECT assumeNotNull(toNullable(5)), toTypeName(assumeNotNull(toNullable(5))), toTypeName(toNullable(5));
+CREATE TABLE t (k UInt32, v Nullable(Int32), s Nullable(String)) ENGINE = MergeTree ORDER BY k;
+INSERT INTO t VALUES (1, 10, 'a'), (2, NULL, 'b'), (3, 30, NULL), (4, NULL, NULL), (5, -5, '');
+SELECT k, v, s FROM t ORDER BY k;
+SELECT k FROM t WHERE v IS NULL ORDER BY k;
+SELECT k FROM t WHERE s IS NOT NULL ORDER BY k;
+SELECT k, isNull(v), ifNull(v, 0), coalesce(s, 'none'), v + 1 FROM t ORDER BY k;
+SELECT k, nullIf(s, '') FROM t ORDER BY k;
+SELECT count(), count(v), count(s), sum(v), min(v), max(v), avg(v) FROM t;
+SELECT toTypeName(sum(v)), toTypeName(min(v)) FROM t;
+SELECT k FROM t WHERE v > 0 ORDER BY k;
+SELECT k FROM t WHERE NOT (v > 0) ORDER BY k;
+SELECT v FROM t ORDER BY v, k;
+SELECT v FROM t ORDER BY v DESC, k;
+SELECT v, count() FROM t GROUP BY v ORDER BY v;
+SELECT sum(v), min(s) FROM t WHERE v IS NULL;
+SELECT toNullable(NULL), toTypeName([NULL, 1]), [NULL, 'a'];
+INSERT INTO t (k) VALUES (6);
+SELECT k, v, s FROM t WHERE k = 6;

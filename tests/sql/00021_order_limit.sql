@@ -1,0 +1,33 @@
+-- ORDER BY ASC/DESC, NULLS FIRST/LAST, multiple keys, LIMIT/OFFSET, LIMIT BY.
+CREATE TABLE t (k UInt32, g String, v Nullable(Int32), f Float64) ENGINE = MergeTree ORDER BY k;
+INSERT INTO t VALUES (1, 'b', 3, 0.5), (2, 'a', NULL, -1), (3, 'c', 1, nan), (4, 'a', 2, inf), (5, 'b', NULL, -inf), (6, 'c', 3, 0);
+SELECT k FROM t ORDER BY k DESC;
+SELECT g, k FROM t ORDER BY g, k DESC;
+SELECT g, k FROM t ORDER BY g DESC, k ASC;
+SELECT k, v FROM t ORDER BY v, k;
+SELECT k, v FROM t ORDER BY v NULLS FIRST, k;
+SELECT k, v FROM t ORDER BY v DESC, k;
+SELECT k, v FROM t ORDER BY v DESC NULLS LAST, k;
+SELECT k, v FROM t ORDER BY v DESC NULLS FIRST, k;
+SELECT k, v FROM t ORDER BY v ASC NULLS LAST, k DESC;
+SELECT k, f FROM t ORDER BY f, k;
+SELECT k, f FROM t ORDER BY f DESC, k;
+SELECT k, f FROM t ORDER BY f NULLS FIRST, k;
+SELECT k FROM t ORDER BY k % 3, k;
+SELECT k, g FROM t ORDER BY 2, 1; -- { differential skip: 18.16 has no positional ORDER BY (enable_positional_arguments is on by default now) }
+SELECT k FROM t ORDER BY k LIMIT 2;
+SELECT k FROM t ORDER BY k LIMIT 2 OFFSET 3;
+SELECT k FROM t ORDER BY k LIMIT 3, 2;
+SELECT k FROM t ORDER BY k LIMIT 10 OFFSET 4;
+SELECT k FROM t ORDER BY k LIMIT 0;
+SELECT k FROM t ORDER BY k LIMIT 2 OFFSET 100;
+SELECT g, k FROM t ORDER BY g, k LIMIT 1 BY g;
+SELECT g, k FROM t ORDER BY g, k DESC LIMIT 1 BY g;
+SELECT g, k FROM t ORDER BY g, k LIMIT 2 BY g LIMIT 3;
+SELECT k % 2 AS p, k FROM t ORDER BY p, k LIMIT 2 BY p;
+SELECT number FROM numbers(100) ORDER BY number DESC LIMIT 3;
+SELECT number FROM numbers(10) ORDER BY number % 3 DESC, number LIMIT 4;
+SELECT s FROM (SELECT arrayJoin(['b', 'B', 'a', '', 'ab', 'é']) AS s) ORDER BY s;
+SELECT x FROM (SELECT arrayJoin([toUInt64(3), 0, 18446744073709551615, 9223372036854775808]) AS x) ORDER BY x;
+SELECT x FROM (SELECT arrayJoin([toInt64(-9223372036854775808), toInt64(9223372036854775807), toInt64(0), toInt64(-1)]) AS x) ORDER BY x DESC;
+SELECT k FROM t ORDER BY nosuch; -- { serverError UNKNOWN_IDENTIFIER }

@@ -1,0 +1,33 @@
+-- A generated data set: 100000 pseudo-random rows made deterministic with sipHash64,
+-- loaded by INSERT ... SELECT FROM numbers(N), then aggregated, joined and filtered.
+CREATE TABLE events (id UInt64, user_id UInt32, kind String, amount Float64, qty Int32, ts DateTime('UTC'), d Date, note Nullable(String)) ENGINE = MergeTree PARTITION BY toYYYYMM(d) ORDER BY (kind, id);
+INSERT INTO events SELECT number, toUInt32(sipHash64(number) % 1000), ['view', 'click', 'buy', 'refund'][sipHash64(toUInt64(number + 1000000)) % 4 + 1], (sipHash64(toUInt64(number + 2000000)) % 100000) / 100, toInt32(sipHash64(toUInt64(number + 3000000)) % 201) - 100, toDateTime('2020-01-01 00:00:00', 'UTC') + sipHash64(toUInt64(number + 4000000)) % 7776000 AS t, toDate(t), if(number % 13 = 0, NULL, concat('n', toString(number % 50))) FROM numbers(100000);
+SELECT id, user_id, kind, amount, qty, ts, d, note FROM events ORDER BY id LIMIT 5;
+SELECT count(), uniqExact(user_id), min(id), max(id), sum(id) FROM events;
+SELECT sum(sipHash64(id) % 1000 = user_id), min(ts), max(ts), min(d), max(d) FROM events;
+SELECT kind, count(), round(sum(amount), 2), sum(qty), min(qty), max(qty) FROM events GROUP BY kind ORDER BY kind;
+SELECT toYYYYMM(d) AS m, count(), round(avg(amount), 4) FROM events GROUP BY m ORDER BY m;
+SELECT user_id, count() AS c FROM events GROUP BY user_id ORDER BY c DESC, user_id LIMIT 5;
+SELECT kind, uniqExact(user_id), uniq(user_id), uniqExact(user_id, qty) FROM events GROUP BY kind ORDER BY kind;
+SELECT count(), count(note), countIf(note IS NULL), uniqExact(note) FROM events;
+SELECT note, count() FROM events WHERE note IS NOT NULL GROUP BY note ORDER BY count() DESC, note LIMIT 3;
+SELECT quantileExact(0.5)(qty), quantileExact(0.9)(amount), quantilesExact(0.1, 0.99)(user_id) FROM events;
+SELECT toHour(ts) AS h, count() FROM events GROUP BY h ORDER BY h LIMIT 3;
+SELECT kind, max(amount), min(amount) FROM events GROUP BY kind ORDER BY kind;
+SELECT id, amount FROM events WHERE kind = 'buy' ORDER BY amount DESC, id LIMIT 3;
+SELECT count() FROM events WHERE amount BETWEEN 100 AND 200 AND qty > 0;
+SELECT count() FROM events PREWHERE kind = 'click' WHERE qty < -90;
+SELECT e.kind, count() FROM events AS e JOIN (SELECT toUInt32(number) AS user_id FROM numbers(1000) WHERE number % 10 = 0) AS u USING user_id GROUP BY e.kind ORDER BY e.kind;
+SELECT kind, count() FROM events WHERE user_id IN (SELECT user_id FROM events WHERE qty = 100) GROUP BY kind ORDER BY kind;
+SELECT kind, sum(qty) FROM events GROUP BY kind WITH TOTALS ORDER BY kind;
+SELECT kind, id FROM events ORDER BY kind, id LIMIT 2 BY kind;
+SELECT count() FROM (SELECT DISTINCT user_id, kind FROM events);
+SELECT countIf(kind = 'buy'), round(sumIf(amount, kind = 'refund'), 2), avgIf(qty, kind = 'view') FROM events;
+SELECT d, count() FROM events WHERE d >= '2020-03-28' GROUP BY d ORDER BY d;
+SELECT kind, arraySort(groupUniqArray(qty % 3)) FROM events GROUP BY kind ORDER BY kind;
+SELECT round(stddevPop(qty), 6), round(varSamp(qty), 6), round(varSamp(amount), 1) FROM events;
+SELECT count() FROM events WHERE note LIKE 'n1%' AND kind IN ('buy', 'refund');
+SELECT user_id % 10 AS bucket, count(), sum(qty) FROM events WHERE qty != 0 GROUP BY bucket HAVING count() > 9000 ORDER BY bucket;
+SELECT k, c FROM (SELECT kind AS k, count() AS c FROM events GROUP BY kind UNION ALL SELECT 'all', count() FROM events) ORDER BY k;
+SELECT count() FROM events WHERE ts >= toDateTime('2020-02-01 00:00:00', 'UTC') AND ts < toDateTime('2020-02-02 00:00:00', 'UTC');
+SELECT toDayOfWeek(d) AS wd, count() FROM events GROUP BY wd ORDER BY wd;

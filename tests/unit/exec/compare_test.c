@@ -1,0 +1,616 @@
+/* compare_test.c: goal: equals, notEquals, less, greater, lessOrEquals and
+ * greaterOrEquals of fn_compare.c decide like ClickHouse: numbers of any
+ * mix exactly (UInt64 against Int64, integers against floats, NaN false
+ * and != true), Decimal and DateTime64 rescaled (overflow is
+ * DECIMAL_OVERFLOW), dates of different kinds by instant in the time
+ * zone, strings bytewise and zero-padded with FixedString, UUIDs second
+ * half first, Enums by value or by name, arrays lexicographically, String
+ * constants parsed as the other side's type (bad text fails, numbers out
+ * of range compare unequal), and ClickHouse's errors for incompatible
+ * types. Over constants, columns, both orders and NULL rows.
+ */
+#include "exec/exec.h"
+
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ---- harness: ev(expr) binds and evaluates a small expression language
+ * through the public builder API and renders the rows:
+ *   f(a, b, ...)    a function call
+ *   'text'          a String constant (\' and \\ escapes)
+ *   12, -3          an integer literal typed as ClickHouse types it
+ *   1.5, -2e3       a Float64 literal (also inf, nan via {Float64:inf})
+ *   NULL            the NULL literal
+ *   {Type:text}     a constant of Type parsed from text ({Type:NULL} is NULL)
+ *   $0 .. $3        input columns added with in_col(type, "a|b|\N")
+ * The result is the rows joined by '|' ("\N" for NULL) or
+ * "ERR <CLICKHOUSE_NAME>: <message>"; t_type is the result type. ---- */
+#define T_INPUTS_MAX 4
+
+static struct {
+    mu_arena *arena;
+    exec_context ctx;
+    ty_column *inputs[T_INPUTS_MAX];
+    uint32_t input_count;
+    uint32_t rows;
+} t;
+static char t_type[256];
+static char t_out[1 << 17];
+
+static int t_setup(void **state) {
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    t.ctx.timezone = ty_tz_utc();
+    t.rows = 1;
+    return mu_arena_create(&t.arena, NULL, 1 << 16, NULL);
+}
+
+static int t_teardown(void **state) {
+    (void)state;
+    for (uint32_t i = 0; i < t.input_count; i++) ty_column_destroy(t.inputs[i]);
+    mu_arena_destroy(t.arena);
+    memset(&t, 0, sizeof(t));
+    return 0;
+}
+
+static const ty_type *t_parse_type(const char *name, size_t bytes) {
+    const ty_type *type;
+    mu_err err;
+    if (ty_type_parse_n(name, bytes, t.arena, &type, &err) != 0)
+        fail_msg("type %.*s: %s", (int)bytes, name, err.message);
+    return type;
+}
+
+static void in_col(const char *type_name, const char *rows) {
+    const ty_type *type = t_parse_type(type_name, strlen(type_name));
+    ty_column *c;
+    mu_err err;
+    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
+    for (const char *p = rows;;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        int rc = n == 2 && memcmp(p, "\\N", 2) == 0 ? ty_column_append_null(c, &err)
+                                                     : ty_column_append_text(c, p, n, &err);
+        if (rc != 0) fail_msg("input row '%.*s': %s", (int)n, p, err.message);
+        if (bar == NULL) break;
+        p = bar + 1;
+    }
+    assert_true(t.input_count < T_INPUTS_MAX);
+    t.rows = c->row_count;
+    t.inputs[t.input_count++] = c;
+}
+
+typedef struct t_parser {
+    const char *s;
+    size_t pos;
+    exec_builder *b;
+    mu_err *err;
+} t_parser;
+
+static int t_expr(t_parser *p, exec_expr **out);
+
+static void t_skip(t_parser *p) {
+    while (p->s[p->pos] == ' ') p->pos++;
+}
+
+static int t_typed_const(t_parser *p, exec_expr **out) {
+    const char *start = p->s + p->pos + 1, *colon = NULL, *end = NULL;
+    int depth = 0;
+    bool quoted = false;
+    for (const char *c = start; *c && end == NULL; c++) {
+        if (quoted) {
+            if (*c == '\\') c++;
+            else if (*c == '\'') quoted = false;
+        } else if (*c == '\'') {
+            quoted = true;
+        } else if (*c == '(' || *c == '{') {
+            depth++;
+        } else if (*c == ')') {
+            depth--;
+        } else if (*c == ':' && depth == 0 && colon == NULL) {
+            colon = c;
+        } else if (*c == '}' && depth-- == 0) {
+            end = c;
+        }
+    }
+    if (end == NULL || colon == NULL) fail_msg("bad typed constant at %s", start - 1);
+    const ty_type *type = t_parse_type(start, (size_t)(colon - start));
+    ty_column *c;
+    assert_int_equal(ty_column_create(type, NULL, &c, p->err), 0);
+    size_t n = (size_t)(end - colon - 1);
+    int rc = n == 4 && memcmp(colon + 1, "NULL", 4) == 0
+                 ? ty_column_append_null(c, p->err)
+                 : ty_column_append_text(c, colon + 1, n, p->err);
+    if (rc != 0) fail_msg("constant '%.*s': %s", (int)n, colon + 1, p->err->message);
+    p->pos = (size_t)(end - p->s) + 1;
+    return exec_expr_const_take(p->b, c, out, p->err);
+}
+
+static int t_string(t_parser *p, exec_expr **out) {
+    char text[1024];
+    size_t n = 0;
+    p->pos++;
+    while (p->s[p->pos] != '\'') {
+        if (p->s[p->pos] == 0) fail_msg("unterminated string");
+        if (p->s[p->pos] == '\\') p->pos++;
+        text[n++] = p->s[p->pos++];
+    }
+    p->pos++;
+    return exec_expr_const_string(p->b, text, n, out, p->err);
+}
+
+static int t_number(t_parser *p, exec_expr **out) {
+    const char *start = p->s + p->pos;
+    size_t n = strspn(start, "+-0123456789.eE");
+    char text[64];
+    memcpy(text, start, n);
+    text[n] = 0;
+    p->pos += n;
+    if (strpbrk(text, ".eE")) return exec_expr_const_float(p->b, strtod(text, NULL), out, p->err);
+    if (text[0] == '-') return exec_expr_const_int(p->b, strtoll(text, NULL, 10), out, p->err);
+    return exec_expr_const_uint(p->b, strtoull(text, NULL, 10), out, p->err);
+}
+
+static int t_call(t_parser *p, exec_expr **out) {
+    char name[64];
+    size_t n = 0;
+    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') name[n++] = p->s[p->pos++];
+    name[n] = 0;
+    if (strcmp(name, "NULL") == 0) return exec_expr_const_null(p->b, out, p->err);
+    t_skip(p);
+    if (p->s[p->pos] != '(') fail_msg("expected ( after %s", name);
+    p->pos++;
+    exec_expr **args = mu_arena_calloc(t.arena, 300, sizeof(*args), NULL);
+    uint32_t count = 0;
+    t_skip(p);
+    while (p->s[p->pos] != ')') {
+        int rc = t_expr(p, &args[count++]);
+        if (rc != 0) return rc;
+        t_skip(p);
+        if (p->s[p->pos] == ',') p->pos++;
+        t_skip(p);
+    }
+    p->pos++;
+    return exec_expr_call(p->b, name, args, count, out, p->err);
+}
+
+static int t_expr(t_parser *p, exec_expr **out) {
+    t_skip(p);
+    char c = p->s[p->pos];
+    if (c == '\'') return t_string(p, out);
+    if (c == '{') return t_typed_const(p, out);
+    if (c == '$') {
+        uint32_t i = (uint32_t)(p->s[p->pos + 1] - '0');
+        p->pos += 2;
+        return exec_expr_input(p->b, i, t.inputs[i]->type, out, p->err);
+    }
+    if (isdigit((unsigned char)c) || c == '-' || c == '+') return t_number(p, out);
+    return t_call(p, out);
+}
+
+static const char *t_error(const mu_err *err) {
+    snprintf(t_out, sizeof(t_out), "ERR %s: %s", mu_code_ch_name(err->code), err->message);
+    t_type[0] = 0;
+    return t_out;
+}
+
+static const char *t_render(const ty_column *c) {
+    mu_buf text;
+    mu_err err;
+    mu_buf_init(&text, 0);
+    for (uint32_t r = 0; r < c->row_count; r++) {
+        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
+        assert_int_equal(ty_column_render_text(c, r, 0, &text, &err), 0);
+    }
+    size_t n = text.length_bytes < sizeof(t_out) - 1 ? text.length_bytes : sizeof(t_out) - 1;
+    if (n > 0) memcpy(t_out, text.data, n);
+    t_out[n] = 0;
+    mu_buf_deinit(&text);
+    return t_out;
+}
+
+static const char *ev(const char *expr) {
+    exec_builder b;
+    mu_err err;
+    mu_err_clear(&err);
+    assert_int_equal(exec_builder_init(&b, &t.ctx, t.arena, &err), 0);
+    t_parser p = {.s = expr, .b = &b, .err = &err};
+    exec_expr *e = NULL;
+    const char *result;
+    if (t_expr(&p, &e) != 0) {
+        result = t_error(&err);
+    } else {
+        if (p.s[p.pos] != 0) fail_msg("trailing text in %s", expr);
+        ty_type_name(e->type, t_type, sizeof(t_type));
+        ty_column *c = NULL;
+        uint32_t rows = t.input_count ? t.rows : 1;
+        if (exec_eval_full(e, &t.ctx, (const ty_column *const *)t.inputs, rows, &c, &err) != 0) {
+            result = t_error(&err);
+        } else {
+            assert_int_equal(ty_column_validate(c, &err), 0);
+            assert_int_equal(c->row_count, rows);
+            result = t_render(c);
+        }
+        ty_column_destroy(c);
+    }
+    exec_builder_deinit(&b);
+    return result;
+}
+
+#define EXPECT(expr, type, rows)                                                            \
+    do {                                                                                    \
+        const char *got_ = ev(expr);                                                        \
+        if (strcmp(got_, rows) != 0 || strcmp(t_type, type) != 0)                           \
+            fail_msg("%s\n  got      %s :: %s\n  expected %s :: %s", expr, got_, t_type,    \
+                     rows, type);                                                           \
+    } while (0)
+
+#define EXPECT_ERR(expr, code, part)                                                        \
+    do {                                                                                    \
+        const char *got_ = ev(expr);                                                        \
+        if (strncmp(got_, "ERR " code ":", strlen("ERR " code ":")) != 0 ||                 \
+            strstr(got_, part) == NULL)                                                     \
+            fail_msg("%s\n  got      %s\n  expected ERR %s: ...%s...", expr, got_, code, part); \
+    } while (0)
+
+/* ---- numbers ---------------------------------------------------------- */
+
+static void test_numbers_constants(void **state) {
+    (void)state;
+    EXPECT("equals(1, 1)", "UInt8", "1");
+    EXPECT("notEquals(1, 2)", "UInt8", "1");
+    EXPECT("less(1, 2)", "UInt8", "1");
+    EXPECT("greater(1, 2)", "UInt8", "0");
+    EXPECT("lessOrEquals(2, 2)", "UInt8", "1");
+    EXPECT("greaterOrEquals(1, 2)", "UInt8", "0");
+    EXPECT("equals({UInt64:18446744073709551615}, {Int64:-1})", "UInt8", "0");
+    EXPECT("less({Int64:-1}, {UInt64:18446744073709551615})", "UInt8", "1");
+    EXPECT("greater({UInt64:18446744073709551615}, {Int8:-1})", "UInt8", "1");
+    EXPECT("equals({UInt64:9223372036854775808}, {Int64:-9223372036854775808})", "UInt8", "0");
+    EXPECT("equals({UInt32:4294967295}, {Int64:4294967295})", "UInt8", "1");
+    EXPECT("equals({Int64:9007199254740993}, {Float64:9007199254740992})", "UInt8", "0");
+    EXPECT("greater({Int64:9007199254740993}, {Float64:9007199254740992})", "UInt8", "1");
+    EXPECT("less({UInt64:18446744073709551615}, {Float64:18446744073709551616})", "UInt8", "1");
+    EXPECT("equals({Int64:-9223372036854775808}, {Float64:-9223372036854775808})", "UInt8", "1");
+    EXPECT("greater(1, 0.5)", "UInt8", "1");
+    EXPECT("less(-1, -0.5)", "UInt8", "1");
+    EXPECT("equals({Float32:0.1}, 0.1)", "UInt8", "0");
+    EXPECT("equals({Float32:0.5}, 0.5)", "UInt8", "1");
+    EXPECT("equals({Float64:-0}, 0)", "UInt8", "1");
+    EXPECT("equals({Bool:true}, 1)", "UInt8", "1");
+    EXPECT("less({Bool:false}, {Bool:true})", "UInt8", "1");
+    EXPECT("equals({DateTime:100}, 100)", "UInt8", "1");
+    EXPECT("less({DateTime:100}, 100.5)", "UInt8", "1");
+}
+
+static void test_numbers_nan(void **state) {
+    (void)state;
+    EXPECT("equals({Float64:nan}, {Float64:nan})", "UInt8", "0");
+    EXPECT("notEquals({Float64:nan}, {Float64:nan})", "UInt8", "1");
+    EXPECT("less({Float64:nan}, 1)", "UInt8", "0");
+    EXPECT("greater({Float64:nan}, 1)", "UInt8", "0");
+    EXPECT("greaterOrEquals(1, {Float64:nan})", "UInt8", "0");
+    EXPECT("lessOrEquals({Float32:nan}, {Float32:nan})", "UInt8", "0");
+    EXPECT("notEquals({UInt64:1}, {Float64:nan})", "UInt8", "1");
+    EXPECT("equals({Int32:1}, {Float64:nan})", "UInt8", "0");
+    EXPECT("less({Float64:-inf}, {Int64:-9223372036854775808})", "UInt8", "1");
+    EXPECT("greater({Float64:inf}, {UInt64:18446744073709551615})", "UInt8", "1");
+}
+
+static void test_numbers_columns(void **state) {
+    (void)state;
+    in_col("Nullable(Int32)", "1|-5|\\N|100");
+    in_col("UInt64", "1|18446744073709551615|0|99");
+    in_col("Float32", "1|-5.5|nan|100");
+    in_col("Int32", "2|-5|7|-100");
+    EXPECT("equals($0, 1)", "Nullable(UInt8)", "1|0|\\N|0");
+    EXPECT("greater(3, $0)", "Nullable(UInt8)", "1|1|\\N|0");
+    EXPECT("lessOrEquals($0, -5)", "Nullable(UInt8)", "0|1|\\N|0");
+    EXPECT("less($0, $1)", "Nullable(UInt8)", "0|1|\\N|0");
+    EXPECT("greater($1, $0)", "Nullable(UInt8)", "0|1|\\N|0");
+    EXPECT("equals($0, $2)", "Nullable(UInt8)", "1|0|\\N|1");
+    EXPECT("less($2, $0)", "Nullable(UInt8)", "0|1|\\N|0");
+    EXPECT("notEquals($2, $2)", "UInt8", "0|0|1|0");
+    EXPECT("equals($0, $3)", "Nullable(UInt8)", "0|1|\\N|0");
+    EXPECT("greaterOrEquals($3, $0)", "Nullable(UInt8)", "1|1|\\N|0");
+    EXPECT("less($3, 0.5)", "UInt8", "0|1|0|1");
+    EXPECT("greater($1, -1)", "UInt8", "1|1|1|1");
+    EXPECT("equals($1, {UInt64:18446744073709551615})", "UInt8", "0|1|0|0");
+    EXPECT("less($1, {Float64:1e19})", "UInt8", "1|0|1|1");
+    EXPECT("greater($2, {Int64:-9223372036854775808})", "UInt8", "1|1|0|1");
+    EXPECT("equals($3, {UInt8:7})", "UInt8", "0|0|1|0");
+    EXPECT("less({Int16:0}, $3)", "UInt8", "1|0|1|0");
+    EXPECT("equals($0, NULL)", "Nullable(Nothing)", "\\N|\\N|\\N|\\N");
+}
+
+static void test_typed_columns(void **state) {
+    (void)state;
+    in_col("Int8", "-128|0|127");
+    in_col("UInt16", "0|65535|127");
+    in_col("Float64", "-128|0.5|127");
+    in_col("Int8", "-128|1|-1");
+    EXPECT("less($0, $3)", "UInt8", "0|1|0");
+    EXPECT("equals($0, $3)", "UInt8", "1|0|0");
+    EXPECT("greaterOrEquals($0, $1)", "UInt8", "0|0|1");
+    EXPECT("equals($0, $2)", "UInt8", "1|0|1");
+    EXPECT("less($0, $2)", "UInt8", "0|1|0");
+    EXPECT("lessOrEquals($1, {UInt64:127})", "UInt8", "1|0|1");
+    EXPECT("greater($1, {Int64:-1})", "UInt8", "1|1|1");
+    EXPECT("greater($2, {Float32:0.5})", "UInt8", "0|0|1");
+    EXPECT("notEquals({Float32:0.5}, $2)", "UInt8", "1|0|1");
+}
+
+static void test_enum(void **state) {
+    (void)state;
+    EXPECT("equals({Enum8('a' = 1, 'b' = 2):a}, 1)", "UInt8", "1");
+    EXPECT("less({Enum8('a' = 1, 'b' = 2):a}, {Enum8('a' = 1, 'b' = 2):b})", "UInt8", "1");
+    EXPECT("equals({Enum8('a' = 1, 'b' = 2):a}, 'a')", "UInt8", "1");
+    EXPECT("equals({Enum8('a' = 1, 'b' = 2):a}, 'b')", "UInt8", "0");
+    EXPECT("less({Enum8('a' = 1, 'b' = 2):a}, 'b')", "UInt8", "1");
+    EXPECT("greater('b', {Enum16('a' = 1000, 'b' = -1000):a})", "UInt8", "0");
+    /* A name the Enum lacks: false, except != which fails to parse it. */
+    EXPECT("equals({Enum8('a' = 1, 'b' = 2):a}, 'c')", "UInt8", "0");
+    EXPECT("less({Enum8('a' = 1, 'b' = 2):a}, 'c')", "UInt8", "0");
+    EXPECT_ERR("notEquals({Enum8('a' = 1, 'b' = 2):a}, 'c')", "CANNOT_PARSE_TEXT",
+               "while converting 'c' to Enum8('a' = 1, 'b' = 2)");
+    in_col("Enum8('x' = -1, 'y' = 5)", "x|y|x");
+    EXPECT("equals($0, 'y')", "UInt8", "0|1|0");
+    EXPECT("less($0, 0)", "UInt8", "1|0|1");
+    EXPECT_ERR("equals({Enum8('a' = 1):a}, {Enum8('b' = 1):b})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal types of arguments (Enum8('a' = 1), Enum8('b' = 1)) of function equals");
+    EXPECT_ERR("less({Enum8('a' = 1):a}, {Decimal(9, 2):1})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "No operation less between Enum8('a' = 1) and Decimal(9, 2)");
+}
+
+/* ---- dates and times -------------------------------------------------- */
+
+static void test_dates(void **state) {
+    (void)state;
+    EXPECT("equals({Date:2020-01-01}, {DateTime:2020-01-01 00:00:00})", "UInt8", "1");
+    EXPECT("less({Date:2020-01-01}, {DateTime:2020-01-01 00:00:01})", "UInt8", "1");
+    EXPECT("equals({Date:2020-01-01}, {DateTime('Asia/Tokyo'):2020-01-01 00:00:00})", "UInt8",
+           "1");
+    EXPECT("greater({DateTime('Asia/Tokyo'):2019-12-31 23:00:00}, {Date:2020-01-01})", "UInt8",
+           "0");
+    EXPECT("equals({Date:2020-01-01}, {Date32:2020-01-01})", "UInt8", "1");
+    EXPECT("less({Date32:1950-01-01}, {Date:1970-01-01})", "UInt8", "1");
+    EXPECT("less({Date32:1950-01-01}, {DateTime:1970-01-01 00:00:00})", "UInt8", "1");
+    EXPECT("equals({DateTime64(3):2020-01-01 00:00:00.000}, {DateTime:2020-01-01 00:00:00})",
+           "UInt8", "1");
+    EXPECT("greater({DateTime64(3):2020-01-01 00:00:00.001}, {DateTime:2020-01-01 00:00:00})",
+           "UInt8", "1");
+    EXPECT("equals({DateTime64(3):2020-01-01 00:00:00.5}, {DateTime64(6):2020-01-01 00:00:00.5})",
+           "UInt8", "1");
+    EXPECT("less({DateTime64(6):2020-01-01 00:00:00.000001}, {DateTime64(3):2020-01-01 00:00:00})",
+           "UInt8", "0");
+    EXPECT("equals({Date32:1960-01-01}, {DateTime64(3, 'Europe/Berlin'):1960-01-01 00:00:00})",
+           "UInt8", "1");
+    EXPECT("equals({DateTime('UTC'):2020-01-01 00:00:00}, "
+           "{DateTime('Asia/Tokyo'):2020-01-01 09:00:00})",
+           "UInt8", "1");
+    EXPECT("equals({DateTime64(3):1970-01-01 00:00:01}, 1)", "UInt8", "1");
+    EXPECT("less({DateTime64(3):1970-01-01 00:00:01.500}, 1.6)", "UInt8", "1");
+    EXPECT_ERR("less({Date:2020-01-01}, 18262)", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal types of arguments (Date, UInt16) of function less");
+    EXPECT_ERR("equals({DateTime:0}, {Decimal(9, 2):1})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "No operation equals between DateTime and Decimal(9, 2)");
+    in_col("Nullable(Date)", "2020-01-01|\\N|2021-06-30");
+    in_col("DateTime('Asia/Tokyo')", "2020-01-01 00:00:00|2020-01-01 00:00:00|2021-06-30 12:00:00");
+    EXPECT("equals($0, $1)", "Nullable(UInt8)", "1|\\N|0");
+    EXPECT("less($0, $1)", "Nullable(UInt8)", "0|\\N|1");
+    EXPECT("greater($0, '2020-06-01')", "Nullable(UInt8)", "0|\\N|1");
+    EXPECT("equals('2021-06-30', $0)", "Nullable(UInt8)", "0|\\N|1");
+}
+
+static void test_dates_const_string(void **state) {
+    (void)state;
+    EXPECT("equals({Date:2020-01-01}, '2020-01-01')", "UInt8", "1");
+    EXPECT("less({Date:2020-01-01}, '2020-01-02')", "UInt8", "1");
+    EXPECT("equals({DateTime('Asia/Tokyo'):2020-01-01 09:00:00}, '2020-01-01 09:00:00')",
+           "UInt8", "1");
+    EXPECT("equals({DateTime64(3):2020-01-01 00:00:00.123}, '2020-01-01 00:00:00.123')",
+           "UInt8", "1");
+    EXPECT("equals({Date32:1900-01-01}, '1900-01-01')", "UInt8", "1");
+    EXPECT_ERR("equals({Date:2020-01-01}, 'garbage')", "CANNOT_PARSE_TEXT",
+               "while converting 'garbage' to Date");
+    EXPECT_ERR("less({DateTime:0}, '2020-13-01 00:00:00')", "CANNOT_PARSE_TEXT",
+               "while converting '2020-13-01 00:00:00' to DateTime");
+}
+
+/* ---- Decimal ---------------------------------------------------------- */
+
+static void test_decimal(void **state) {
+    (void)state;
+    EXPECT("equals({Decimal(9, 2):1.5}, {Decimal(18, 5):1.5})", "UInt8", "1");
+    EXPECT("less({Decimal(9, 2):1.5}, {Decimal(18, 5):1.50001})", "UInt8", "1");
+    EXPECT("less({Decimal(9, 2):1.5}, 2)", "UInt8", "1");
+    EXPECT("greater(2, {Decimal(9, 2):1.5})", "UInt8", "1");
+    EXPECT("equals({Decimal(9, 2):1.5}, 1.5)", "UInt8", "1");
+    EXPECT("less({Decimal(9, 2):1.5}, {Float32:1.75})", "UInt8", "1");
+    EXPECT("equals({Decimal(38, 10):1}, {Decimal(38, 0):1})", "UInt8", "1");
+    EXPECT("less({Decimal(18, 2):1}, {Int64:100000000000})", "UInt8", "1");
+    EXPECT("equals({Decimal(9, 2):1.5}, '1.50')", "UInt8", "1");
+    EXPECT("equals({Decimal(9, 2):1.5}, {Bool:true})", "UInt8", "0");
+    /* ClickHouse compares in the Decimal's width and fails on overflow. */
+    EXPECT_ERR("less({Decimal(9, 2):1}, 1000000000)", "DECIMAL_OVERFLOW",
+               "Can't compare decimal number due to overflow");
+    EXPECT_ERR("equals({Decimal(38, 0):99999999999999999999999999999999999999}, "
+               "{Decimal(38, 10):1})",
+               "DECIMAL_OVERFLOW", "Can't compare");
+    EXPECT_ERR("less({Decimal(9, 2):1}, {Date:2020-01-01})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal types of arguments (Decimal(9, 2), Date) of function less");
+    in_col("Nullable(Decimal(9, 2))", "1.25|\\N|-3");
+    in_col("Nullable(Int64)", "\\N|100000000000|-3");
+    EXPECT("greater($0, 1)", "Nullable(UInt8)", "1|\\N|0");
+    EXPECT("equals($0, $1)", "Nullable(UInt8)", "\\N|\\N|1"); /* the NULL row never overflows */
+    EXPECT("equals({Nullable(Decimal(9, 2)):NULL}, 1)", "Nullable(UInt8)", "\\N|\\N|\\N");
+}
+
+/* ---- strings ----------------------------------------------------------- */
+
+static void test_strings(void **state) {
+    (void)state;
+    EXPECT("equals('a', 'a')", "UInt8", "1");
+    EXPECT("less('a', 'b')", "UInt8", "1");
+    EXPECT("less('a', 'ab')", "UInt8", "1");
+    EXPECT("greater('b', 'ab')", "UInt8", "1");
+    EXPECT("equals('', '')", "UInt8", "1");
+    EXPECT("lessOrEquals('', 'a')", "UInt8", "1");
+    EXPECT("equals({FixedString(3):ab}, 'ab')", "UInt8", "1");
+    EXPECT("less('ab', {FixedString(3):ab})", "UInt8", "0");
+    EXPECT("equals({FixedString(3):ab}, {FixedString(4):ab})", "UInt8", "1");
+    EXPECT("less({FixedString(2):ab}, {FixedString(3):abc})", "UInt8", "1");
+    EXPECT("greater({FixedString(3):abc}, 'ab')", "UInt8", "1");
+    in_col("Nullable(String)", "b|\\N|abc|");
+    in_col("FixedString(2)", "b|zz|ab|");
+    EXPECT("equals($0, 'b')", "Nullable(UInt8)", "1|\\N|0|0");
+    EXPECT("less('ab', $0)", "Nullable(UInt8)", "1|\\N|1|0");
+    EXPECT("equals($0, $1)", "Nullable(UInt8)", "1|\\N|0|1");
+    EXPECT("greater($0, $1)", "Nullable(UInt8)", "0|\\N|1|0");
+    EXPECT("equals($1, 'b')", "UInt8", "1|0|0|0");
+    EXPECT_ERR("equals($0, $0, $0)", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH", "passed 3, should be 2");
+}
+
+static void test_strings_against_numbers(void **state) {
+    (void)state;
+    EXPECT("equals(1, '1')", "UInt8", "1");
+    EXPECT("less({UInt8:1}, '2')", "UInt8", "1");
+    EXPECT("greater('2', {UInt8:1})", "UInt8", "1");
+    EXPECT("equals(1.5, '1.5')", "UInt8", "1");
+    EXPECT("equals({Float32:0.1}, '0.1')", "UInt8", "1");
+    EXPECT("equals({Bool:true}, 'true')", "UInt8", "1");
+    /* Out of the type's range: never equal. */
+    EXPECT("equals({UInt8:1}, '257')", "UInt8", "0");
+    EXPECT("notEquals({UInt8:1}, '257')", "UInt8", "1");
+    EXPECT("less({Int8:1}, '-129')", "UInt8", "0");
+    EXPECT_ERR("equals({UInt8:1}, 'abc')", "CANNOT_PARSE_TEXT", "while converting 'abc' to UInt8");
+    EXPECT_ERR("equals({UInt8:1}, '1.5')", "CANNOT_PARSE_TEXT", "to UInt8");
+    EXPECT("equals({Nullable(String):NULL}, 1)", "Nullable(UInt8)", "\\N");
+    in_col("String", "1|2");
+    in_col("UInt8", "1|3");
+    EXPECT_ERR("equals($0, $1)", "NO_COMMON_TYPE",
+               "There is no supertype for types String, UInt8 because some of them are "
+               "String/FixedString and some of them are not");
+    EXPECT("equals($1, '3')", "UInt8", "0|1");
+    EXPECT("less('2', $1)", "UInt8", "0|1");
+}
+
+/* ---- UUID ---------------------------------------------------------------- */
+
+static void test_uuid(void **state) {
+    (void)state;
+    EXPECT("equals({UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0}, "
+           "{UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0})", "UInt8", "1");
+    /* ClickHouse's order: the second half decides first. */
+    EXPECT("less({UUID:00000000-0000-0001-0000-000000000000}, "
+           "{UUID:00000000-0000-0000-0000-000000000001})", "UInt8", "1");
+    EXPECT("less({UUID:00000000-0000-0000-0000-000000000001}, "
+           "{UUID:00000000-0000-0001-0000-000000000001})", "UInt8", "1");
+    EXPECT("equals({UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0}, "
+           "'61f0c404-5cb3-11e7-907b-a6006ad3dba0')", "UInt8", "1");
+    EXPECT_ERR("equals({UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0}, 'x')", "CANNOT_PARSE_TEXT",
+               "to UUID");
+    EXPECT_ERR("equals({UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0}, 1)", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal types of arguments (UUID, UInt8) of function equals");
+    in_col("Nullable(UUID)", "00000000-0000-0000-0000-000000000001|\\N");
+    EXPECT("greater($0, {UUID:ffffffff-ffff-ffff-0000-000000000000})", "Nullable(UInt8)", "1|\\N");
+}
+
+/* ---- arrays and other types ---------------------------------------------- */
+
+static void test_arrays(void **state) {
+    (void)state;
+    EXPECT("equals({Array(UInt8):[1,2]}, {Array(UInt8):[1,2]})", "UInt8", "1");
+    EXPECT("less({Array(UInt8):[1,2]}, {Array(UInt8):[1,3]})", "UInt8", "1");
+    EXPECT("less({Array(UInt8):[1,2]}, {Array(UInt8):[1,2,0]})", "UInt8", "1");
+    EXPECT("less({Array(UInt8):[2]}, {Array(UInt8):[1,2,3]})", "UInt8", "0");
+    EXPECT("equals({Array(UInt8):[1,2]}, {Array(Int64):[1,2]})", "UInt8", "1");
+    EXPECT("greater({Array(UInt8):[255]}, {Array(Int8):[-1]})", "UInt8", "1");
+    EXPECT("greater({Array(Nullable(UInt8)):[1,NULL]}, {Array(UInt8):[1,2]})", "UInt8", "1");
+    EXPECT("equals({Array(Float64):[nan]}, {Array(Float64):[nan]})", "UInt8", "1");
+    EXPECT("less({Array(Float32):[1.5]}, {Array(Int32):[2]})", "UInt8", "1");
+    EXPECT("equals({Array(String):['a']}, {Array(FixedString(1)):['a']})", "UInt8", "1");
+    EXPECT("equals({Array(UInt8):[1,2]}, '[1,2]')", "UInt8", "1");
+    EXPECT("equals({Map(String, UInt8):{'a':1}}, {Map(String, UInt8):{'a':1}})", "UInt8", "1");
+    EXPECT_ERR("equals({Array(UInt8):[1]}, 1)", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal types of arguments (Array(UInt8), UInt8) of function equals");
+    EXPECT_ERR("less({Array(Date):[]}, {Array(DateTime):[]})", "NOT_IMPLEMENTED",
+               "Function less of Array(Date) and Array(DateTime) is not supported");
+    EXPECT_ERR("less({Array(String):[]}, {Array(UInt8):[]})", "NO_COMMON_TYPE", "no supertype");
+    in_col("Array(Int32)", "[]|[1,2]|[3]");
+    in_col("Array(UInt8)", "[]|[1]|[2,9]");
+    EXPECT("less($0, $1)", "UInt8", "0|0|0");
+    EXPECT("greater($0, $1)", "UInt8", "0|1|1");
+    EXPECT("equals($0, {Array(Int32):[1,2]})", "UInt8", "0|1|0");
+    EXPECT("lessOrEquals($1, {Array(UInt8):[1]})", "UInt8", "1|1|0");
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    EXPECT_ERR("equals(1)", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH",
+               "Number of arguments for function equals doesn't match: passed 1, should be 2");
+    EXPECT_ERR("greaterOrEquals()", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH", "passed 0, should be 2");
+    EXPECT("equals(NULL, 1)", "Nullable(Nothing)", "\\N");
+    EXPECT("less(NULL, NULL)", "Nullable(Nothing)", "\\N");
+}
+
+/* ---- many rows: kernels work in chunks; every chunk boundary counts --- */
+
+static void in_col_sequence(const char *type, uint32_t n) {
+    size_t cap = (size_t)n * 12 + 1;
+    char *text = malloc(cap);
+    size_t used = 0;
+    for (uint32_t i = 0; i < n; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s%u", i ? "|" : "", i);
+    in_col(type, text);
+    free(text);
+}
+
+static void test_many_rows(void **state) {
+    (void)state;
+    const uint32_t n = 3000;
+    in_col_sequence("Int32", n);
+    in_col_sequence("Decimal(18, 1)", n);
+    in_col_sequence("UInt64", n);
+    const char *exprs[] = {"less($0, 1500)", "equals($1, 2999)", "greater($0, $2)",
+                           "lessOrEquals($1, {Decimal(9, 3):1000.5})", "less($0, 1499.5)"};
+    uint32_t want_true[] = {1500, 1, 0, 1001, 1500};
+    for (size_t e = 0; e < sizeof(exprs) / sizeof(exprs[0]); e++) {
+        const char *got = ev(exprs[e]);
+        uint32_t ones = 0, rows = 1;
+        for (const char *p = got; *p; p++) {
+            ones += *p == '1';
+            rows += *p == '|';
+        }
+        assert_int_equal(rows, n);
+        if (ones != want_true[e])
+            fail_msg("%s: %u rows true, expected %u", exprs[e], ones, want_true[e]);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_numbers_constants, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_nan, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_columns, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_typed_columns, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_enum, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_dates, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_dates_const_string, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_decimal, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_strings, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_strings_against_numbers, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_uuid, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_arrays, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_errors, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_many_rows, t_setup, t_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

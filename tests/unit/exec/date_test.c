@@ -1,0 +1,1132 @@
+/* date_test.c: goal: the date and time functions of fn_date.c and
+ * fn_date_format.c give ClickHouse's result types, values and errors:
+ * calendar fields and rounding in UTC, Europe/Berlin across both DST
+ * changes, Asia/Kolkata (half-hour offset) and America/New_York; Date
+ * edges 1970-01-01 and 2149-06-06; leap years and month clamping; every
+ * formatDateTime specifier; many best-effort inputs and bad ones (CANNOT_PARSE
+ * naming the value); constants and columns, NULLs, and argument errors.
+ * Expected texts come from ClickHouse's documentation and source semantics
+ * (DateLUTImpl) and were cross-checked with Python's zoneinfo.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "exec/exec.h"
+
+/* 2024-05-06 07:08:09.123456 UTC, a Monday. */
+#define TC_NOW_US 1714979289123456LL
+
+static mu_arena *tc_arena;
+static exec_context tc_ctx;
+static exec_builder tc_b;
+
+static int tc_setup(void **state) {
+    (void)state;
+    mu_err err;
+    if (mu_arena_create(&tc_arena, NULL, 1 << 16, &err) != 0) return -1;
+    memset(&tc_ctx, 0, sizeof(tc_ctx));
+    tc_ctx.now_us = TC_NOW_US;
+    tc_ctx.timezone = NULL; /* session zone: the process default (UTC) */
+    return exec_builder_init(&tc_b, &tc_ctx, tc_arena, &err);
+}
+
+static int tc_teardown(void **state) {
+    (void)state;
+    exec_builder_deinit(&tc_b);
+    mu_arena_destroy(tc_arena);
+    tc_arena = NULL;
+    return 0;
+}
+
+static const ty_tz *tc_zone(const char *name) {
+    const ty_tz *tz;
+    mu_err err;
+    if (ty_tz_get(name, &tz, &err) != 0) fail_msg("zone %s: %s", name, err.message);
+    return tz;
+}
+
+static const ty_type *tc_type(const char *name) {
+    const ty_type *t;
+    mu_err err;
+    if (ty_type_parse(name, tc_arena, &t, &err) != 0) fail_msg("type %s: %s", name, err.message);
+    return t;
+}
+
+/* A constant of `type` read from its text form ("NULL" for NULL). */
+static exec_expr *V(const char *type, const char *text) {
+    ty_column *c;
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(ty_column_create(tc_type(type), NULL, &c, &err), 0);
+    int rc = strcmp(text, "NULL") == 0 ? ty_column_append_null(c, &err)
+                                       : ty_column_append_text(c, text, strlen(text), &err);
+    if (rc != 0) fail_msg("value %s of %s: %s", text, type, err.message);
+    assert_int_equal(exec_expr_const_take(&tc_b, c, &e, &err), 0);
+    return e;
+}
+
+static exec_expr *S(const char *s) {
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(exec_expr_const_string(&tc_b, s, strlen(s), &e, &err), 0);
+    return e;
+}
+
+static exec_expr *I(int64_t v) {
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(exec_expr_const_int(&tc_b, v, &e, &err), 0);
+    return e;
+}
+
+static exec_expr *F(double v) {
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(exec_expr_const_float(&tc_b, v, &e, &err), 0);
+    return e;
+}
+
+static exec_expr *NUL(void) {
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(exec_expr_const_null(&tc_b, &e, &err), 0);
+    return e;
+}
+
+/* Input column `index` of `type`. */
+static exec_expr *IN(uint32_t index, const char *type) {
+    exec_expr *e;
+    mu_err err;
+    assert_int_equal(exec_expr_input(&tc_b, index, tc_type(type), &e, &err), 0);
+    return e;
+}
+
+static int tc_call_rc(const char *name, exec_expr **args, uint32_t n, exec_expr **out,
+                      mu_err *err) {
+    exec_expr **copy = mu_arena_calloc(tc_arena, n ? n : 1, sizeof(*copy), err);
+    assert_non_null(copy);
+    if (n) memcpy(copy, args, n * sizeof(*copy));
+    mu_err_clear(err);
+    return exec_expr_call(&tc_b, name, copy, n, out, err);
+}
+
+static exec_expr *tc_call(const char *name, exec_expr **args, uint32_t n) {
+    exec_expr *e = NULL;
+    mu_err err;
+    if (tc_call_rc(name, args, n, &e, &err) != 0) fail_msg("%s: %s", name, err.message);
+    return e;
+}
+
+#define ARGS(...) ((exec_expr *[]){__VA_ARGS__})
+#define NARGS(...) ((uint32_t)(sizeof(ARGS(__VA_ARGS__)) / sizeof(exec_expr *)))
+#define CALL(name, ...) tc_call(name, ARGS(__VA_ARGS__), NARGS(__VA_ARGS__))
+#define CALL0(name) tc_call(name, NULL, 0)
+
+static const char *tc_type_text(const exec_expr *e) {
+    static char text[256];
+    return ty_type_name(e->type, text, sizeof(text));
+}
+
+/* Row `row` of a column as ClickHouse prints it. */
+static const char *tc_render(const ty_column *c, uint32_t row) {
+    static char text[4096];
+    mu_buf b;
+    mu_err err;
+    mu_buf_init(&b, 0);
+    assert_int_equal(ty_column_render_text(c, row, 0, &b, &err), 0);
+    size_t n = MU_MIN(b.length_bytes, sizeof(text) - 1);
+    if (n) memcpy(text, b.data, n);
+    text[n] = 0;
+    mu_buf_deinit(&b);
+    return text;
+}
+
+/* Value of a constant expression (folded at bind time). */
+static const char *tc_text(const exec_expr *e) {
+    ty_column *c;
+    mu_err err;
+    if (exec_eval_full(e, &tc_ctx, NULL, 1, &c, &err) != 0) fail_msg("eval: %s", err.message);
+    static char text[4096];
+    snprintf(text, sizeof(text), "%s", tc_render(c, 0));
+    ty_column_destroy(c);
+    return text;
+}
+
+#define EXPECT(e, type_text, value_text)                                                    \
+    do {                                                                                    \
+        exec_expr *e_ = (e);                                                                \
+        assert_string_equal(tc_type_text(e_), type_text);                                   \
+        assert_string_equal(tc_text(e_), value_text);                                       \
+    } while (0)
+
+/* The value only (type checked elsewhere). */
+#define EXPECT_V(e, value_text) assert_string_equal(tc_text(e), value_text)
+
+static void tc_expect_error_at(const char *name, exec_expr **args, uint32_t n, int code,
+                               const char *fragment, int line) {
+    exec_expr *e = NULL;
+    mu_err err;
+    int rc = tc_call_rc(name, args, n, &e, &err);
+    if (rc == 0) fail_msg("line %d: %s succeeded, wanted code %d", line, name, code);
+    if (rc != code) fail_msg("line %d: %s: code %d (%s), wanted %d", line, name, rc, err.message,
+                             code);
+    if (strstr(err.message, fragment) == NULL)
+        fail_msg("line %d: %s: message \"%s\" lacks \"%s\"", line, name, err.message, fragment);
+}
+
+#define EXPECT_ERROR(code, fragment, name, ...)                                             \
+    tc_expect_error_at(name, ARGS(__VA_ARGS__), NARGS(__VA_ARGS__), code, fragment, __LINE__)
+
+/* A column of `type` from texts ("NULL" for NULL). */
+static ty_column *tc_column(const char *type, const char *const *texts, uint32_t n) {
+    ty_column *c;
+    mu_err err;
+    assert_int_equal(ty_column_create(tc_type(type), NULL, &c, &err), 0);
+    for (uint32_t i = 0; i < n; i++) {
+        int rc = strcmp(texts[i], "NULL") == 0
+                     ? ty_column_append_null(c, &err)
+                     : ty_column_append_text(c, texts[i], strlen(texts[i]), &err);
+        if (rc != 0) fail_msg("%s: %s", texts[i], err.message);
+    }
+    return c;
+}
+
+/* Evaluates e over input columns and joins the rendered rows with '|'. */
+static const char *tc_rows(const exec_expr *e, const ty_column *const *inputs, uint32_t rows) {
+    static char text[8192];
+    ty_column *c;
+    mu_err err;
+    if (exec_eval_full(e, &tc_ctx, inputs, rows, &c, &err) != 0) fail_msg("eval: %s", err.message);
+    text[0] = 0;
+    for (uint32_t i = 0; i < rows; i++) {
+        if (i) strcat(text, "|");
+        strcat(text, tc_render(c, i));
+    }
+    ty_column_destroy(c);
+    return text;
+}
+
+static int tc_rows_error(const exec_expr *e, const ty_column *const *inputs, uint32_t rows,
+                         mu_err *err) {
+    ty_column *c = NULL;
+    int rc = exec_eval_full(e, &tc_ctx, inputs, rows, &c, err);
+    ty_column_destroy(c);
+    return rc;
+}
+
+#define DT_UTC "DateTime('UTC')"
+#define DT_BERLIN "DateTime('Europe/Berlin')"
+#define DT_KOLKATA "DateTime('Asia/Kolkata')"
+#define DT_NY "DateTime('America/New_York')"
+
+/* ------------------------------------------------------------------ */
+/* Calendar fields                                                     */
+/* ------------------------------------------------------------------ */
+
+static void test_fields_leap_day(void **state) {
+    (void)state;
+    const char *t = "2024-02-29 13:45:56";
+    EXPECT(CALL("toYear", V(DT_UTC, t)), "UInt16", "2024");
+    EXPECT(CALL("toQuarter", V(DT_UTC, t)), "UInt8", "1");
+    EXPECT(CALL("toMonth", V(DT_UTC, t)), "UInt8", "2");
+    EXPECT(CALL("toDayOfYear", V(DT_UTC, t)), "UInt16", "60");
+    EXPECT(CALL("toDayOfMonth", V(DT_UTC, t)), "UInt8", "29");
+    EXPECT(CALL("toDayOfWeek", V(DT_UTC, t)), "UInt8", "4");
+    EXPECT(CALL("toHour", V(DT_UTC, t)), "UInt8", "13");
+    EXPECT(CALL("toMinute", V(DT_UTC, t)), "UInt8", "45");
+    EXPECT(CALL("toSecond", V(DT_UTC, t)), "UInt8", "56");
+    EXPECT(CALL("toYYYYMM", V(DT_UTC, t)), "UInt32", "202402");
+    EXPECT(CALL("toYYYYMMDD", V(DT_UTC, t)), "UInt32", "20240229");
+    EXPECT(CALL("toYYYYMMDDhhmmss", V(DT_UTC, t)), "UInt64", "20240229134556");
+    EXPECT(CALL("toDayOfYear", V("Date", "2023-12-31")), "UInt16", "365");
+    EXPECT(CALL("toDayOfYear", V("Date", "2024-12-31")), "UInt16", "366");
+    EXPECT(CALL("toQuarter", V("Date32", "1900-10-01")), "UInt8", "4");
+    EXPECT(CALL("toYear", V("DateTime64(3, 'UTC')", "2299-12-31 23:59:59.999")), "UInt16",
+           "2299");
+    EXPECT(CALL("toSecond", V("DateTime64(3, 'UTC')", "2024-01-01 00:00:07.999")), "UInt8", "7");
+    EXPECT(CALL("toYYYYMMDDhhmmss", V("Date", "2024-01-02")), "UInt64", "20240102000000");
+}
+
+static void test_fields_zones(void **state) {
+    (void)state;
+    /* 2024-01-01 00:00:00 UTC seen from four zones. */
+    EXPECT_V(CALL("toHour", V(DT_KOLKATA, "2024-01-01 05:30:00")), "5");
+    EXPECT_V(CALL("toMinute", V(DT_KOLKATA, "2024-01-01 05:30:00")), "30");
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-01-01 00:00:00"), S("Asia/Kolkata")), "5");
+    EXPECT_V(CALL("toMinute", V(DT_UTC, "2024-01-01 00:00:00"), S("Asia/Kolkata")), "30");
+    EXPECT_V(CALL("toDayOfMonth", V(DT_UTC, "2024-01-01 00:00:00"), S("America/New_York")), "31");
+    EXPECT_V(CALL("toYear", V(DT_UTC, "2024-01-01 00:00:00"), S("America/New_York")), "2023");
+    EXPECT_V(CALL("toYYYYMMDD", V(DT_UTC, "2024-01-01 00:00:00"), S("Europe/Berlin")),
+             "20240101");
+    /* Berlin spring forward: 01:59:59 CET is followed by 03:00:00 CEST. */
+    EXPECT_V(CALL("toHour", CALL("addSeconds", V(DT_BERLIN, "2024-03-31 01:59:59"), I(1))), "3");
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-03-31 01:00:00"), S("Europe/Berlin")), "3");
+    /* Berlin fall back: 00:30 and 01:30 UTC are both 02:30 local. */
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-10-27 00:30:00"), S("Europe/Berlin")), "2");
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-10-27 01:30:00"), S("Europe/Berlin")), "2");
+    /* New York: 2024-03-10 07:00 UTC is 03:00 EDT; a day earlier 02:00 EST. */
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-03-10 07:00:00"), S("America/New_York")), "3");
+    EXPECT_V(CALL("toHour", V(DT_UTC, "2024-03-09 07:00:00"), S("America/New_York")), "2");
+    /* A DateTime without a zone is read in the default zone (UTC here). */
+    EXPECT_V(CALL("toHour", V("DateTime", "2024-03-09 07:00:00")), "7");
+}
+
+static void test_fields_date_edges(void **state) {
+    (void)state;
+    EXPECT_V(CALL("toYear", V("Date", "1970-01-01")), "1970");
+    EXPECT_V(CALL("toDayOfWeek", V("Date", "1970-01-01")), "4");
+    EXPECT_V(CALL("toYear", V("Date", "2149-06-06")), "2149");
+    EXPECT_V(CALL("toDayOfWeek", V("Date", "2149-06-06")), "5");
+    EXPECT_V(CALL("toDayOfYear", V("Date", "2149-06-06")), "157");
+    EXPECT_V(CALL("toYear", V("Date32", "1900-01-01")), "1900");
+    EXPECT_V(CALL("toDayOfWeek", V("Date32", "1900-01-01")), "1");
+    EXPECT_V(CALL("toYYYYMMDD", V("Date32", "2299-12-31")), "22991231");
+    EXPECT_V(CALL("toYear", V(DT_UTC, "2106-02-07 06:28:15")), "2106");
+    /* A Date's calendar does not depend on the zone argument. */
+    EXPECT_V(CALL("toDayOfMonth", V("Date", "2024-01-01"), S("Pacific/Kiritimati")), "1");
+}
+
+static void test_day_of_week_modes(void **state) {
+    (void)state;
+    const char *sunday = "2024-01-07", *monday = "2024-01-08";
+    const char *want_sunday[4] = {"7", "6", "0", "1"}, *want_monday[4] = {"1", "0", "1", "2"};
+    for (int mode = 0; mode < 4; mode++) {
+        EXPECT_V(CALL("toDayOfWeek", V("Date", sunday), I(mode)), want_sunday[mode]);
+        EXPECT_V(CALL("toDayOfWeek", V("Date", monday), I(mode)), want_monday[mode]);
+    }
+    EXPECT_V(CALL("toDayOfWeek", V(DT_UTC, "2024-01-07 23:00:00"), I(0), S("Asia/Kolkata")), "1");
+    EXPECT_V(CALL("toDayOfWeek", V(DT_UTC, "2024-01-07 23:00:00"), S("Asia/Kolkata")), "1");
+}
+
+static void test_relative_numbers(void **state) {
+    (void)state;
+    EXPECT(CALL("toRelativeDayNum", V("Date", "2020-01-01")), "UInt32", "18262");
+    EXPECT(CALL("toRelativeHourNum", V("Date", "2020-01-01")), "UInt32", "438288");
+    EXPECT(CALL("toRelativeSecondNum", V("Date", "2020-01-01")), "UInt32", "1577836800");
+    EXPECT(CALL("toRelativeMinuteNum", V("Date", "2020-01-01")), "UInt32", "26297280");
+    EXPECT_V(CALL("toRelativeHourNum", V(DT_UTC, "2020-01-01 05:30:00")), "438293");
+    /* Zones with a half-hour offset count hours of that offset, plus a day
+     * (what ClickHouse prints: checked against a ClickHouse server). */
+    EXPECT_V(CALL("toRelativeHourNum", V(DT_KOLKATA, "2020-01-01 05:30:00")), "438306");
+    EXPECT_V(CALL("toRelativeDayNum", V(DT_KOLKATA, "2020-01-01 04:00:00")), "18262");
+    EXPECT_V(CALL("toRelativeDayNum", V(DT_UTC, "2019-12-31 22:30:00")), "18261");
+    EXPECT_V(CALL("toRelativeSecondNum", V("DateTime64(3, 'UTC')", "2020-01-01 00:00:00.999")),
+             "1577836800");
+}
+
+/* ------------------------------------------------------------------ */
+/* Rounding                                                            */
+/* ------------------------------------------------------------------ */
+
+static void test_start_of_date_results(void **state) {
+    (void)state;
+    const char *t = "2024-05-17 13:14:15";
+    EXPECT(CALL("toStartOfMonth", V(DT_UTC, t)), "Date", "2024-05-01");
+    EXPECT(CALL("toStartOfQuarter", V(DT_UTC, t)), "Date", "2024-04-01");
+    EXPECT(CALL("toStartOfYear", V(DT_UTC, t)), "Date", "2024-01-01");
+    EXPECT(CALL("toMonday", V(DT_UTC, t)), "Date", "2024-05-13");
+    EXPECT(CALL("toStartOfWeek", V(DT_UTC, t)), "Date", "2024-05-12");
+    EXPECT(CALL("toStartOfWeek", V(DT_UTC, t), I(1)), "Date", "2024-05-13");
+    EXPECT_V(CALL("toStartOfWeek", V("Date", "2024-01-07")), "2024-01-07");
+    EXPECT_V(CALL("toStartOfWeek", V("Date", "2024-01-07"), I(1)), "2024-01-01");
+    EXPECT(CALL("toStartOfMonth", V("DateTime64(3, 'UTC')", "2024-02-29 23:59:59.999")), "Date",
+           "2024-02-01");
+    EXPECT(CALL("toStartOfMonth", V("Date32", "2024-02-29")), "Date", "2024-02-01");
+    /* The zone decides the day: 23:30 UTC on Dec 31 is already January in Berlin. */
+    EXPECT_V(CALL("toStartOfYear", V(DT_UTC, "2023-12-31 23:30:00"), S("Europe/Berlin")),
+             "2024-01-01");
+    EXPECT_V(CALL("toStartOfMonth", V(DT_NY, "2024-03-01 00:30:00")), "2024-03-01");
+    /* Date edges saturate at 1970-01-01. */
+    EXPECT_V(CALL("toMonday", V("Date", "1970-01-01")), "1970-01-01");
+    EXPECT_V(CALL("toStartOfWeek", V("Date", "1970-01-03")), "1970-01-01");
+    EXPECT_V(CALL("toStartOfMonth", V("Date", "2149-06-06")), "2149-06-01");
+    EXPECT_V(CALL("toStartOfQuarter", V("Date", "2149-06-06")), "2149-04-01");
+    /* Date32 days before 1970 are cast to Date's 16 bits, as ClickHouse does
+     * without enable_extended_results_for_datetime_functions. */
+    EXPECT_V(CALL("toStartOfYear", V("Date32", "1950-05-05")), "2129-06-07");
+    EXPECT_V(CALL("toStartOfWeek", V("DateTime64(0, 'UTC')", "1950-05-05 00:00:00")),
+             "1970-01-01");
+}
+
+static void test_start_of_time_results(void **state) {
+    (void)state;
+    const char *t = "2024-05-06 07:08:09";
+    EXPECT(CALL("toStartOfDay", V(DT_UTC, t)), "DateTime('UTC')", "2024-05-06 00:00:00");
+    EXPECT(CALL("toStartOfHour", V(DT_UTC, t)), "DateTime('UTC')", "2024-05-06 07:00:00");
+    EXPECT(CALL("toStartOfMinute", V(DT_UTC, t)), "DateTime('UTC')", "2024-05-06 07:08:00");
+    EXPECT_V(CALL("toStartOfFiveMinutes", V(DT_UTC, t)), "2024-05-06 07:05:00");
+    EXPECT_V(CALL("toStartOfFiveMinute", V(DT_UTC, t)), "2024-05-06 07:05:00");
+    EXPECT_V(CALL("toStartOfTenMinutes", V(DT_UTC, t)), "2024-05-06 07:00:00");
+    EXPECT_V(CALL("toStartOfFifteenMinutes", V(DT_UTC, t)), "2024-05-06 07:00:00");
+    EXPECT(CALL("toStartOfDay", V("Date", "2024-05-06")), "DateTime", "2024-05-06 00:00:00");
+    EXPECT(CALL("toStartOfDay", V("Date", "2024-05-06"), S("Europe/Berlin")),
+           "DateTime('Europe/Berlin')", "2024-05-06 00:00:00");
+    EXPECT(CALL("toStartOfDay", V(DT_UTC, "2024-05-06 23:00:00"), S("Asia/Kolkata")),
+           "DateTime('Asia/Kolkata')", "2024-05-07 00:00:00");
+    EXPECT(CALL("toStartOfDay", V("DateTime64(6, 'UTC')", "2024-05-06 07:08:09.5")),
+           "DateTime('UTC')", "2024-05-06 00:00:00");
+    EXPECT(CALL("toStartOfHour", V("DateTime", t)), "DateTime", "2024-05-06 07:00:00");
+    /* Kolkata hours start at :00 local time, not at UTC hours. */
+    EXPECT_V(CALL("toStartOfHour", V(DT_KOLKATA, "2024-05-06 07:59:59")), "2024-05-06 07:00:00");
+    EXPECT_V(CALL("toStartOfFifteenMinutes", V(DT_KOLKATA, "2024-05-06 07:44:59")),
+             "2024-05-06 07:30:00");
+    /* Across DST: the day starts at its own midnight. */
+    EXPECT_V(CALL("toStartOfDay", V(DT_BERLIN, "2024-03-31 12:00:00")), "2024-03-31 00:00:00");
+    EXPECT_V(CALL("toStartOfDay", V(DT_BERLIN, "2024-10-27 23:59:59")), "2024-10-27 00:00:00");
+    EXPECT_V(CALL("toStartOfHour", V(DT_BERLIN, "2024-03-31 03:30:00")), "2024-03-31 03:00:00");
+    EXPECT_V(CALL("toStartOfHour", CALL("addSeconds", V(DT_BERLIN, "2024-10-27 02:59:59"),
+                                        I(1800))),
+             "2024-10-27 02:00:00");
+    EXPECT_V(CALL("toStartOfDay", V(DT_NY, "2024-11-03 23:00:00")), "2024-11-03 00:00:00");
+}
+
+static void test_start_of_interval(void **state) {
+    (void)state;
+    const char *t = "2024-05-06 07:08:09";
+    EXPECT(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("year")), "Date", "2024-01-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(5), S("year")), "2020-01-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("quarter")), "2024-04-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(2), S("quarter")), "2024-01-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("month")), "2024-05-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(5), S("month")), "2024-03-01");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("week")), "2024-05-06");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(2), S("week")), "2024-04-29");
+    EXPECT(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("day")), "DateTime('UTC')",
+           "2024-05-06 00:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(3), S("day")), "2024-05-05 00:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("hour")), "2024-05-06 07:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(4), S("hour")), "2024-05-06 04:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(20), S("minute")), "2024-05-06 07:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("second")), "2024-05-06 07:08:09");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(30), S("second")), "2024-05-06 07:08:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, t), I(7), S("second")), "2024-05-06 07:08:07");
+    /* Minute buckets are counted in UTC even where the offset is a half
+     * hour (ClickHouse's DateLUT); hour buckets start at local midnight. */
+    EXPECT_V(CALL("toStartOfInterval", V(DT_KOLKATA, t), I(20), S("minute")),
+             "2024-05-06 06:50:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_KOLKATA, t), I(2), S("hour")), "2024-05-06 06:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_KOLKATA, t), I(7), S("second")),
+             "2024-05-06 07:08:03");
+    /* Berlin: a two-hour bucket that would start in the gap starts at 03:00. */
+    EXPECT_V(CALL("toStartOfInterval", V(DT_BERLIN, "2024-03-31 03:30:00"), I(2), S("hour")),
+             "2024-03-31 03:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_BERLIN, "2024-03-31 05:30:00"), I(2), S("hour")),
+             "2024-03-31 04:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_BERLIN, "2024-10-27 05:30:00"), I(3), S("hour")),
+             "2024-10-27 03:00:00");
+    /* Dates, DateTime64 and a zone argument. */
+    EXPECT(CALL("toStartOfInterval", V("Date", "2024-05-06"), I(1), S("month")), "Date",
+           "2024-05-01");
+    EXPECT(CALL("toStartOfInterval", V("Date", "2024-05-06"), I(2), S("day")), "DateTime",
+           "2024-05-05 00:00:00");
+    EXPECT(CALL("toStartOfInterval", V("DateTime64(3, 'UTC')", "2024-05-06 07:08:09.999"), I(1),
+                S("minute")),
+           "DateTime('UTC')", "2024-05-06 07:08:00");
+    EXPECT(CALL("toStartOfInterval", V(DT_UTC, t), I(1), S("day"), S("America/New_York")),
+           "DateTime('America/New_York')", "2024-05-06 00:00:00");
+    EXPECT_V(CALL("toStartOfInterval", V(DT_UTC, "2024-05-06 03:00:00"), I(1), S("DAY"),
+                  S("America/New_York")),
+             "2024-05-05 00:00:00");
+}
+
+static void test_start_of_interval_errors(void **state) {
+    (void)state;
+    EXPECT_ERROR(MU_EOUT_OF_BOUND, "Value for second argument of function toStartOfInterval must "
+                                   "be positive", "toStartOfInterval",
+                 V(DT_UTC, "2024-05-06 07:08:09"), I(0), S("hour"));
+    EXPECT_ERROR(MU_EINVAL, "Unknown interval unit 'fortnight'", "toStartOfInterval",
+                 V(DT_UTC, "2024-05-06 07:08:09"), I(1), S("fortnight"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument for function toStartOfInterval",
+                 "toStartOfInterval", V("Date", "2024-05-06"), I(1), S("hour"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "with interval type Month is allowed only when the 1st "
+                                   "argument has the type DateTime or DateTime64",
+                 "toStartOfInterval", V("Date", "2024-05-06"), I(1), S("month"), S("UTC"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type String of argument of function "
+                                   "toStartOfInterval. Should be a date or a date with time",
+                 "toStartOfInterval", S("x"), I(1), S("hour"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "Number of arguments for function toStartOfInterval "
+                                          "doesn't match: passed 2",
+                 "toStartOfInterval", V(DT_UTC, "2024-05-06 07:08:09"), I(1));
+}
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic                                                          */
+/* ------------------------------------------------------------------ */
+
+static void test_add_dates(void **state) {
+    (void)state;
+    EXPECT(CALL("addMonths", V("Date", "2024-01-31"), I(1)), "Date", "2024-02-29");
+    EXPECT_V(CALL("addMonths", V("Date", "2023-01-31"), I(1)), "2023-02-28");
+    EXPECT_V(CALL("addMonths", V("Date", "2024-05-31"), I(-13)), "2023-04-30");
+    EXPECT_V(CALL("subtractMonths", V("Date", "2024-03-31"), I(1)), "2024-02-29");
+    EXPECT_V(CALL("addQuarters", V("Date", "2023-11-30"), I(1)), "2024-02-29");
+    EXPECT_V(CALL("addYears", V("Date", "2024-02-29"), I(1)), "2025-02-28");
+    EXPECT_V(CALL("addYears", V("Date", "2024-02-29"), I(4)), "2028-02-29");
+    EXPECT_V(CALL("subtractYears", V("Date", "2024-02-29"), I(100)), "1970-01-01");
+    EXPECT_V(CALL("addDays", V("Date", "2024-02-28"), I(1)), "2024-02-29");
+    EXPECT_V(CALL("addWeeks", V("Date", "2024-02-26"), I(1)), "2024-03-04");
+    EXPECT_V(CALL("subtractWeeks", V("Date", "2024-03-04"), I(1)), "2024-02-26");
+    /* Date edges: days saturate, month arithmetic wraps past 2149 as ClickHouse. */
+    EXPECT_V(CALL("addDays", V("Date", "2149-06-06"), I(1)), "2149-06-06");
+    EXPECT_V(CALL("subtractDays", V("Date", "1970-01-01"), I(1)), "1970-01-01");
+    EXPECT_V(CALL("subtractMonths", V("Date", "1970-01-31"), I(1)), "1970-01-01");
+    EXPECT_V(CALL("addMonths", V("Date", "2149-06-06"), I(1)), "1970-01-30");
+    /* Date plus a sub-day unit is a DateTime at the session zone's midnight. */
+    EXPECT(CALL("addHours", V("Date", "2024-01-01"), I(25)), "DateTime", "2024-01-02 01:00:00");
+    EXPECT(CALL("addMinutes", V("Date", "2024-01-01"), I(-1)), "DateTime", "2023-12-31 23:59:00");
+    EXPECT(CALL("subtractSeconds", V("Date", "2024-01-01"), I(1)), "DateTime",
+           "2023-12-31 23:59:59");
+    /* Date32 */
+    EXPECT(CALL("addDays", V("Date32", "1900-01-01"), I(-1)), "Date32", "1900-01-01");
+    EXPECT(CALL("addMonths", V("Date32", "1960-01-31"), I(1)), "Date32", "1960-02-29");
+    EXPECT(CALL("addSeconds", V("Date32", "1960-01-01"), I(1)), "DateTime64(3)",
+           "1960-01-01 00:00:01.000");
+}
+
+static void test_add_datetimes(void **state) {
+    (void)state;
+    EXPECT(CALL("addSeconds", V(DT_UTC, "2024-01-01 00:00:00"), I(-1)), "DateTime('UTC')",
+           "2023-12-31 23:59:59");
+    EXPECT(CALL("addMonths", V(DT_UTC, "2024-01-31 10:00:00"), I(1)), "DateTime('UTC')",
+           "2024-02-29 10:00:00");
+    EXPECT_V(CALL("addYears", V(DT_UTC, "2024-02-29 10:00:00"), I(-1)), "2023-02-28 10:00:00");
+    EXPECT_V(CALL("subtractQuarters", V(DT_UTC, "2024-05-31 10:00:00"), I(1)),
+             "2024-02-29 10:00:00");
+    /* Days keep the wall clock across DST; hours count real time. */
+    EXPECT_V(CALL("addDays", V(DT_BERLIN, "2024-03-30 12:00:00"), I(1)), "2024-03-31 12:00:00");
+    EXPECT_V(CALL("toUnixTimestamp", CALL("addDays", V(DT_BERLIN, "2024-03-30 12:00:00"), I(1))),
+             "1711879200");
+    EXPECT_V(CALL("addDays", V(DT_BERLIN, "2024-03-30 02:30:00"), I(1)), "2024-03-31 01:30:00");
+    EXPECT_V(CALL("addHours", V(DT_BERLIN, "2024-03-31 01:30:00"), I(1)), "2024-03-31 03:30:00");
+    EXPECT_V(CALL("addWeeks", V(DT_NY, "2024-03-03 02:30:00"), I(1)), "2024-03-10 01:30:00");
+    EXPECT_V(CALL("addDays", V(DT_BERLIN, "2024-10-26 02:30:00"), I(1)), "2024-10-27 02:30:00");
+    EXPECT_V(CALL("toUnixTimestamp", CALL("addDays", V(DT_BERLIN, "2024-10-26 02:30:00"), I(1))),
+             "1729989000");
+    EXPECT_V(CALL("addMonths", V(DT_KOLKATA, "2024-01-31 23:45:00"), I(1)), "2024-02-29 23:45:00");
+    /* A zone argument changes the calendar and the result type. */
+    EXPECT(CALL("addDays", V(DT_UTC, "2024-03-30 23:30:00"), I(1), S("Europe/Berlin")),
+           "DateTime('Europe/Berlin')", "2024-04-01 00:30:00");
+    /* DateTime64 keeps its fraction. */
+    EXPECT(CALL("addMonths", V("DateTime64(3, 'UTC')", "2024-01-31 10:00:00.250"), I(1)),
+           "DateTime64(3, 'UTC')", "2024-02-29 10:00:00.250");
+    EXPECT_V(CALL("addHours", V("DateTime64(3, 'UTC')", "2024-01-31 10:00:00.250"), I(-2)),
+             "2024-01-31 08:00:00.250");
+    EXPECT_V(CALL("addDays", V("DateTime64(6, 'Europe/Berlin')", "2024-03-30 12:00:00.000001"),
+                  I(1)),
+             "2024-03-31 12:00:00.000001");
+    /* A float delta is truncated. */
+    EXPECT_V(CALL("addDays", V("Date", "2024-01-01"), F(1.9)), "2024-01-02");
+}
+
+static void test_date_add_family(void **state) {
+    (void)state;
+    EXPECT(CALL("date_add", S("month"), I(1), V("Date", "2024-01-31")), "Date", "2024-02-29");
+    EXPECT_V(CALL("DATE_ADD", S("DAY"), I(2), V("Date", "2024-02-28")), "2024-03-01");
+    EXPECT_V(CALL("dateAdd", S("hour"), I(1), V(DT_UTC, "2024-02-28 23:30:00")),
+             "2024-02-29 00:30:00");
+    EXPECT_V(CALL("date_sub", S("year"), I(1), V("Date", "2024-02-29")), "2023-02-28");
+    EXPECT_V(CALL("DATE_SUB", S("minute"), I(90), V(DT_UTC, "2024-01-01 01:00:00")),
+             "2023-12-31 23:30:00");
+    EXPECT_V(CALL("timestamp_add", V(DT_UTC, "2024-01-01 00:00:00"), I(5), S("second")),
+             "2024-01-01 00:00:05");
+    EXPECT_V(CALL("TIMESTAMP_ADD", S("week"), I(1), V("Date", "2024-01-01")), "2024-01-08");
+    EXPECT_V(CALL("timestamp_sub", S("quarter"), I(1), V("Date", "2024-05-31")), "2024-02-29");
+    EXPECT_V(CALL("timestampSub", V("Date", "2024-05-31"), I(1), S("mm")), "2024-04-30");
+    EXPECT_ERROR(MU_EINVAL, "Unknown interval unit 'fortnight' of function date_add", "date_add",
+                 S("fortnight"), I(1), V("Date", "2024-01-01"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "(delta) must be number", "date_add", S("day"), S("1"),
+                 V("Date", "2024-01-01"));
+}
+
+static void test_add_columns_and_errors(void **state) {
+    (void)state;
+    const char *days[] = {"2024-01-31", "NULL", "2023-01-31", "2149-06-06"};
+    const char *deltas[] = {"1", "5", "NULL", "-1"};
+    const ty_column *inputs[2] = {tc_column("Nullable(Date)", days, 4),
+                                  tc_column("Nullable(Int32)", deltas, 4)};
+    exec_expr *e = CALL("addMonths", IN(0, "Nullable(Date)"), IN(1, "Nullable(Int32)"));
+    assert_string_equal(tc_type_text(e), "Nullable(Date)");
+    assert_string_equal(tc_rows(e, inputs, 4), "2024-02-29|\\N|\\N|2149-05-06");
+    exec_expr *c = CALL("addDays", V("Date", "2024-01-01"), IN(1, "Nullable(Int32)"));
+    assert_string_equal(tc_rows(c, inputs, 4), "2024-01-02|2024-01-06|\\N|2023-12-31");
+    ty_column_destroy((ty_column *)inputs[0]);
+    ty_column_destroy((ty_column *)inputs[1]);
+
+    const char *big[] = {"18446744073709551615"};
+    const ty_column *big_input[1] = {tc_column("UInt64", big, 1)};
+    exec_expr *o = CALL("addDays", V("Date", "2024-01-01"), IN(0, "UInt64"));
+    mu_err err;
+    assert_int_equal(tc_rows_error(o, big_input, 1, &err), MU_EDECIMAL_OVERFLOW);
+    assert_non_null(strstr(err.message, "Numeric overflow"));
+    ty_column_destroy((ty_column *)big_input[0]);
+
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Second argument for function addDays (delta) must be number",
+                 "addDays", V("Date", "2024-01-01"), S("1"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type String of first argument of function addDays. "
+                                   "Should be a date or a date with time",
+                 "addDays", S("2024-01-01"), I(1));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "The timezone argument is allowed only when the 1st argument "
+                                   "has the type DateTime",
+                 "addDays", V("Date", "2024-01-01"), I(1), S("UTC"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "Number of arguments for function addDays doesn't "
+                                          "match: passed 1, should be 2 or 3",
+                 "addDays", V("Date", "2024-01-01"));
+}
+
+/* ------------------------------------------------------------------ */
+/* dateDiff                                                            */
+/* ------------------------------------------------------------------ */
+
+static void test_date_diff(void **state) {
+    (void)state;
+    EXPECT(CALL("dateDiff", S("day"), V("Date", "2024-01-01"), V("Date", "2024-03-01")), "Int64",
+           "60");
+    EXPECT_V(CALL("dateDiff", S("day"), V("Date", "2023-01-01"), V("Date", "2023-03-01")), "59");
+    /* Boundaries crossed, not whole units. */
+    EXPECT_V(CALL("dateDiff", S("month"), V("Date", "2024-01-31"), V("Date", "2024-02-01")), "1");
+    EXPECT_V(CALL("dateDiff", S("year"), V(DT_UTC, "2023-12-31 23:59:59"),
+                  V(DT_UTC, "2024-01-01 00:00:00")),
+             "1");
+    EXPECT_V(CALL("dateDiff", S("quarter"), V("Date", "2024-03-31"), V("Date", "2024-04-01")), "1");
+    EXPECT_V(CALL("dateDiff", S("week"), V("Date", "2024-01-07"), V("Date", "2024-01-08")), "1");
+    EXPECT_V(CALL("dateDiff", S("week"), V("Date", "2024-01-08"), V("Date", "2024-01-14")), "0");
+    EXPECT_V(CALL("dateDiff", S("hour"), V(DT_BERLIN, "2024-03-31 01:00:00"),
+                  V(DT_BERLIN, "2024-03-31 04:00:00")),
+             "2");
+    EXPECT_V(CALL("dateDiff", S("day"), V(DT_BERLIN, "2024-03-30 12:00:00"),
+                  V(DT_BERLIN, "2024-03-31 11:00:00")),
+             "1");
+    EXPECT_V(CALL("dateDiff", S("minute"), V(DT_UTC, "2024-01-01 00:00:59"),
+                  V(DT_UTC, "2024-01-01 00:01:00")),
+             "1");
+    EXPECT_V(CALL("dateDiff", S("second"), V("Date", "2024-01-01"),
+                  V(DT_UTC, "2024-01-01 00:01:00")),
+             "60");
+    EXPECT_V(CALL("dateDiff", S("ms"), V("DateTime64(3, 'UTC')", "2024-01-01 00:00:00.250"),
+                  V("DateTime64(6, 'UTC')", "2024-01-01 00:00:01.000999")),
+             "750");
+    EXPECT_V(CALL("dateDiff", S("DAY"), V("Date", "2024-03-01"), V("Date", "2024-01-01")), "-60");
+    EXPECT_V(CALL("DATEDIFF", S("yy"), V("Date32", "1900-01-01"), V("Date", "2149-06-06")), "249");
+    EXPECT_V(CALL("date_diff", S("days"), V("Date", "1970-01-01"), V("Date", "2149-06-06")),
+             "65535");
+    EXPECT_V(CALL("timestampDiff", S("hh"), V(DT_KOLKATA, "2024-01-01 00:00:00"),
+                  V(DT_UTC, "2024-01-01 00:00:00")),
+             "11");
+    /* A zone argument applies to both sides. */
+    EXPECT_V(CALL("dateDiff", S("day"), V(DT_UTC, "2024-01-01 18:00:00"),
+                  V(DT_UTC, "2024-01-01 19:00:00"), S("America/New_York")),
+             "0");
+    EXPECT_V(CALL("dateDiff", S("day"), V(DT_UTC, "2024-01-01 18:00:00"),
+                  V(DT_UTC, "2024-01-01 19:00:00"), S("Asia/Kolkata")),
+             "1");
+    /* age(): whole units only. */
+    EXPECT(CALL("age", S("year"), V("Date", "2023-05-06"), V("Date", "2024-05-05")), "Int64", "0");
+    EXPECT_V(CALL("age", S("year"), V("Date", "2023-05-06"), V("Date", "2024-05-06")), "1");
+    EXPECT_V(CALL("age", S("month"), V("Date", "2024-01-31"), V("Date", "2024-02-29")), "0");
+    EXPECT_V(CALL("age", S("month"), V("Date", "2024-01-29"), V("Date", "2024-02-29")), "1");
+    EXPECT_V(CALL("age", S("quarter"), V("Date", "2024-01-15"), V("Date", "2024-04-14")), "0");
+    EXPECT_V(CALL("age", S("day"), V(DT_UTC, "2024-01-01 12:00:00"),
+                  V(DT_UTC, "2024-01-02 11:59:59")),
+             "0");
+    EXPECT_V(CALL("age", S("day"), V(DT_UTC, "2024-01-02 11:59:59"),
+                  V(DT_UTC, "2024-01-01 12:00:00")),
+             "0");
+    EXPECT_V(CALL("age", S("day"), V(DT_UTC, "2024-01-03 12:00:00"),
+                  V(DT_UTC, "2024-01-01 12:00:00")),
+             "-2");
+    EXPECT_V(CALL("age", S("week"), V(DT_UTC, "2024-01-08 10:00:00"),
+                  V(DT_UTC, "2024-01-15 09:00:00")),
+             "0");
+    EXPECT_V(CALL("age", S("hour"), V(DT_UTC, "2024-01-08 10:30:00"),
+                  V(DT_UTC, "2024-01-08 12:29:59")),
+             "1");
+    EXPECT_V(CALL("age", S("ms"), V("DateTime64(3, 'UTC')", "2024-01-01 00:00:00.100"),
+                  V("DateTime64(6, 'UTC')", "2024-01-01 00:00:00.200999")),
+             "100");
+    EXPECT_V(CALL("AGE", S("second"), V("DateTime64(3, 'UTC')", "2024-01-01 00:00:00.900"),
+                  V("DateTime64(3, 'UTC')", "2024-01-01 00:00:01.100")),
+             "0");
+    EXPECT_ERROR(MU_EINVAL, "Function dateDiff does not support 'fortnight' unit", "dateDiff",
+                 S("FortNight"), V("Date", "2024-01-01"), V("Date", "2024-01-02"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type String of argument #2 'startdate' of function "
+                                   "dateDiff, expected Date[32] or DateTime[64]",
+                 "dateDiff", S("day"), S("2024-01-01"), V("Date", "2024-01-02"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type UInt8 of argument #1 'unit'", "dateDiff", I(1),
+                 V("Date", "2024-01-01"), V("Date", "2024-01-02"));
+}
+
+/* ------------------------------------------------------------------ */
+/* now, today, timezone, Unix timestamps                               */
+/* ------------------------------------------------------------------ */
+
+static void test_now_and_today(void **state) {
+    (void)state;
+    EXPECT(CALL0("now"), "DateTime", "2024-05-06 07:08:09");
+    EXPECT(CALL0("NOW"), "DateTime", "2024-05-06 07:08:09");
+    EXPECT(CALL("now", S("Asia/Kolkata")), "DateTime('Asia/Kolkata')", "2024-05-06 12:38:09");
+    EXPECT(CALL0("now64"), "DateTime64(3)", "2024-05-06 07:08:09.123");
+    EXPECT(CALL("now64", I(6)), "DateTime64(6)", "2024-05-06 07:08:09.123456");
+    EXPECT(CALL("now64", I(9)), "DateTime64(9)", "2024-05-06 07:08:09.123456000");
+    EXPECT(CALL("now64", I(0), S("America/New_York")), "DateTime64(0, 'America/New_York')",
+           "2024-05-06 03:08:09");
+    EXPECT(CALL0("today"), "Date", "2024-05-06");
+    EXPECT(CALL0("yesterday"), "Date", "2024-05-05");
+    EXPECT(CALL0("timezone"), "String", "UTC");
+    EXPECT(CALL0("timeZone"), "String", "UTC");
+    /* A session zone moves today() and timezone(). */
+    tc_ctx.timezone = tc_zone("Asia/Kolkata");
+    tc_ctx.now_us = 1715025600000000LL; /* 2024-05-06 20:00:00 UTC */
+    EXPECT_V(CALL0("today"), "2024-05-07");
+    EXPECT_V(CALL0("timezone"), "Asia/Kolkata");
+    EXPECT_V(CALL("toDayOfMonth", V("Date", "2024-05-06")), "6");
+    EXPECT(CALL("addHours", V("Date", "2024-01-01"), I(0)), "DateTime", "2023-12-31 18:30:00");
+    tc_ctx.timezone = NULL;
+    tc_ctx.now_us = TC_NOW_US;
+    EXPECT_ERROR(MU_EOUT_OF_BOUND, "Scale 10 is too large for DateTime64", "now64", I(10));
+    EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Mars/Olympus", "now", S("Mars/Olympus"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "passed 1, should be 0", "today", I(1));
+}
+
+static void test_unix_timestamps(void **state) {
+    (void)state;
+    EXPECT(CALL("toUnixTimestamp", V(DT_BERLIN, "2024-01-01 01:00:00")), "UInt32", "1704067200");
+    EXPECT_V(CALL("toUnixTimestamp", S("2017-11-05 08:07:47"), S("Asia/Tokyo")), "1509836867");
+    EXPECT_V(CALL("toUnixTimestamp", S("2017-11-05 08:07:47")), "1509869267");
+    EXPECT_V(CALL("toUnixTimestamp", V("DateTime64(3, 'UTC')", "2024-01-01 00:00:00.999")),
+             "1704067200");
+    EXPECT_V(CALL("toUnixTimestamp", I(1234)), "1234");
+    EXPECT_V(CALL("toUnixTimestamp", F(1234.9)), "1234");
+    EXPECT_V(CALL("toUnixTimestamp", F(0.0 / 0.0)), "0");
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "Illegal type Date of first argument of function "
+                                     "toUnixTimestamp",
+                 "toUnixTimestamp", V("Date", "2024-01-01"));
+    EXPECT_ERROR(MU_EPARSE, "junk", "toUnixTimestamp", S("junk"));
+    EXPECT(CALL("fromUnixTimestamp", I(423543535)), "DateTime", "1983-06-04 02:58:55");
+    EXPECT_V(CALL("fromUnixTimestamp", I(-5)), "1970-01-01 00:00:00");
+    EXPECT(CALL("FROM_UNIXTIME", I(1234334543), S("%Y-%m-%d %R:%S"), S("Asia/Shanghai")),
+           "String", "2009-02-11 14:42:23");
+    EXPECT_V(CALL("from_unixtime", I(1234334543), S("%F %T")), "2009-02-11 06:42:23");
+    EXPECT_V(CALL("fromUnixTimestamp", V("Int64", "-1"), S("%F %T")), "1969-12-31 23:59:59");
+    /* Far instants stick to the ends of ClickHouse's calendar (1900..2299). */
+    EXPECT_V(CALL("fromUnixTimestamp", V("Int64", "1000000000000000"), S("%Y")), "2299");
+    EXPECT_V(CALL("fromUnixTimestamp", V("Int64", "-9223372036854775808"), S("%Y")), "1900");
+    EXPECT_V(CALL("toYear", CALL("addSeconds", V("DateTime64(0, 'UTC')", "2024-01-01 00:00:00"),
+                                 V("Int64", "9000000000000000000"))),
+             "2299");
+    EXPECT_V(CALL("toYear", CALL("addDays", V("Date32", "2024-01-01"), V("Int64", "2000000000"))),
+             "2299");
+    EXPECT_V(CALL("fromUnixTimestamp", V(DT_KOLKATA, "2024-01-01 10:00:00"), S("%H:%i")), "10:00");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "when arguments size is 1. Should be integer",
+                 "fromUnixTimestamp", S("1"));
+}
+
+/* ------------------------------------------------------------------ */
+/* formatDateTime                                                      */
+/* ------------------------------------------------------------------ */
+
+static void test_format_every_specifier(void **state) {
+    (void)state;
+    static const struct {
+        const char *format;
+        const char *want;
+    } cases[] = {
+        {"%a", "Tue"},        {"%b", "Jan"},     {"%c", "01"},         {"%C", "20"},
+        {"%d", "02"},         {"%D", "01/02/18"}, {"%e", "2"},         {"%f", "000000"},
+        {"%F", "2018-01-02"}, {"%g", "18"},      {"%G", "2018"},       {"%h", "10"},
+        {"%H", "22"},         {"%i", "33"},      {"%I", "10"},         {"%j", "002"},
+        {"%k", "22"},         {"%l", "10"},      {"%m", "01"},         {"%M", "January"},
+        {"%n", "\n"},         {"%p", "PM"},      {"%Q", "1"},          {"%r", "10:33 PM"},
+        {"%R", "22:33"},      {"%s", "44"},      {"%S", "44"},         {"%t", "\t"},
+        {"%T", "22:33:44"},   {"%u", "2"},       {"%V", "01"},         {"%w", "2"},
+        {"%W", "Tuesday"},    {"%y", "18"},      {"%Y", "2018"},       {"%z", "+0000"},
+        {"%%", "%"},          {"", ""},          {"no specifiers", "no specifiers"},
+        {"%Y%m%d%H%i%S", "20180102223344"},      {"[%e]", "[2]"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        exec_expr *e = CALL("formatDateTime", V(DT_UTC, "2018-01-02 22:33:44"),
+                            S(cases[i].format));
+        assert_string_equal(tc_type_text(e), "String");
+        if (strcmp(tc_text(e), cases[i].want) != 0)
+            fail_msg("%s: got '%s', want '%s'", cases[i].format, tc_text(e), cases[i].want);
+    }
+    EXPECT_V(CALL("DATE_FORMAT", V(DT_UTC, "2018-01-02 22:33:44"), S("%F")), "2018-01-02");
+}
+
+static void test_format_values(void **state) {
+    (void)state;
+    /* A Date prints time fields as their defaults. */
+    EXPECT_V(CALL("formatDateTime", V("Date", "2018-01-02"),
+                  S("%F %T|%H|%i|%S|%p|%r|%R|%h|%I|%k|%l")),
+             "2018-01-02 00:00:00|00|00|00|AM|12:00 AM|00:00|12|12|00|12");
+    EXPECT_V(CALL("formatDateTime", V("Date32", "1900-01-01"), S("%Y %a %j %f")),
+             "1900 Mon 001 000000");
+    EXPECT_V(CALL("formatDateTime", V("Date", "2149-06-06"), S("%D %W")), "06/06/49 Friday");
+    EXPECT_V(CALL("formatDateTime", V("Date", "2149-06-06"), S("%r%r%r%r%T%T")),
+             "12:00 AM12:00 AM12:00 AM12:00 AM00:00:0000:00:00");
+    /* Noon and midnight on a 12-hour clock. */
+    EXPECT_V(CALL("formatDateTime", V(DT_UTC, "2018-01-02 00:05:00"), S("%h %I %l %p %r")),
+             "12 12 12 AM 12:05 AM");
+    EXPECT_V(CALL("formatDateTime", V(DT_UTC, "2018-01-02 12:05:00"), S("%h %p %r")),
+             "12 PM 12:05 PM");
+    EXPECT_V(CALL("formatDateTime", V(DT_UTC, "2018-01-02 09:05:00"), S("%h %k %e %c")),
+             "09 09 2 01");
+    /* ISO weeks at year ends. */
+    EXPECT_V(CALL("formatDateTime", V("Date", "2021-01-03"), S("%V %G %g %u %w")),
+             "53 2020 20 7 0");
+    EXPECT_V(CALL("formatDateTime", V("Date", "2024-12-30"), S("%V %G %g")), "01 2025 25");
+    /* Fractions: always six digits. */
+    EXPECT_V(CALL("formatDateTime", V("DateTime64(6, 'UTC')", "2010-01-04 12:34:56.123456"),
+                  S("%f")),
+             "123456");
+    EXPECT_V(CALL("formatDateTime", V("DateTime64(7, 'UTC')", "2010-01-04 12:34:56.1234567"),
+                  S("%f")),
+             "123456");
+    EXPECT_V(CALL("formatDateTime", V("DateTime64(3, 'UTC')", "2010-01-04 12:34:56.123"),
+                  S("%S.%f")),
+             "56.123000");
+    EXPECT_V(CALL("formatDateTime", V("DateTime64(3, 'UTC')", "1969-12-31 23:59:59.500"),
+                  S("%F %T.%f")),
+             "1969-12-31 23:59:59.500000");
+    /* Zones: the type's, or the third argument. */
+    EXPECT_V(CALL("formatDateTime", V(DT_KOLKATA, "2024-01-01 10:00:00"), S("%T %z")),
+             "10:00:00 +0530");
+    EXPECT_V(CALL("formatDateTime", V(DT_NY, "2024-01-01 10:00:00"), S("%z")), "-0500");
+    EXPECT_V(CALL("formatDateTime", V(DT_NY, "2024-07-01 10:00:00"), S("%z")), "-0400");
+    EXPECT_V(CALL("formatDateTime", V(DT_UTC, "2024-03-31 01:30:00"), S("%F %T %z"),
+                  S("Europe/Berlin")),
+             "2024-03-31 03:30:00 +0200");
+    EXPECT_V(CALL("formatDateTime", V(DT_UTC, "2024-10-27 01:30:00"), S("%T %z"),
+                  S("Europe/Berlin")),
+             "02:30:00 +0100");
+    /* Columns with NULLs. */
+    const char *rows[] = {"2024-01-01 00:00:00", "NULL", "2024-12-31 23:59:59"};
+    const ty_column *inputs[1] = {tc_column("Nullable(DateTime('UTC'))", rows, 3)};
+    exec_expr *e = CALL("formatDateTime", IN(0, "Nullable(DateTime('UTC'))"), S("%d.%m.%Y"));
+    assert_string_equal(tc_type_text(e), "Nullable(String)");
+    assert_string_equal(tc_rows(e, inputs, 3), "01.01.2024|\\N|31.12.2024");
+    ty_column_destroy((ty_column *)inputs[0]);
+}
+
+static void test_format_errors(void **state) {
+    (void)state;
+    exec_expr *t = V(DT_UTC, "2018-01-02 22:33:44");
+    EXPECT_ERROR(MU_EINVAL, "'%' must not be the last character in the format string, use '%%' "
+                            "instead", "formatDateTime", t, S("%Y%"));
+    EXPECT_ERROR(MU_EINVAL, "Incorrect syntax '%Y-%K', symbol is not supported 'K' for function "
+                            "formatDateTime", "formatDateTime", t, S("%Y-%K"));
+    EXPECT_ERROR(MU_ENOT_SUPPORTED, "format is not supported for WEEK (Sun-Sat)", "formatDateTime",
+                 t, S("%U"));
+    EXPECT_ERROR(MU_ENOT_SUPPORTED, "format is not supported for YEAR for week (Mon-Sun)",
+                 "formatDateTime", t, S("%x"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type String of first argument of function "
+                                   "formatDateTime. Should be a date or a date with time",
+                 "formatDateTime", S("2018-01-02"), S("%F"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type UInt8 of second argument of function "
+                                   "formatDateTime. Must be String.",
+                 "formatDateTime", t, I(1));
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "of second ('format') argument of function formatDateTime. "
+                                     "Must be constant string.",
+                 "formatDateTime", t, IN(0, "String"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument for function timezoneOffset",
+                 "formatDateTime", V("Date", "2018-01-02"), S("%z"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "passed 1, should be 2 or 3", "formatDateTime", t);
+    EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Nowhere/City", "formatDateTime", t, S("%F"),
+                 S("Nowhere/City"));
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "time zone argument of function formatDateTime",
+                 "formatDateTime", t, S("%F"), IN(0, "String"));
+}
+
+/* ------------------------------------------------------------------ */
+/* parseDateTimeBestEffort                                             */
+/* ------------------------------------------------------------------ */
+
+static void test_parse_best_effort(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *want;
+    } cases[] = {
+        {"2024-01-15 10:30:00", "2024-01-15 10:30:00"},
+        {"2024-01-15T10:30:00Z", "2024-01-15 10:30:00"},
+        {"2024-01-15T10:00:00.123+05:30", "2024-01-15 04:30:00"},
+        {"2024-01-15T10:00:00-0800", "2024-01-15 18:00:00"},
+        {"2024-01-15 10:00:00 -3", "2024-01-15 13:00:00"},
+        {"2024-01-15 10:00:00+0530", "2024-01-15 04:30:00"},
+        {"Tue, 01 Dec 2026 10:00:00 GMT", "2026-12-01 10:00:00"},
+        {"Sat, 06 Apr 2024 21:05:07 +0200", "2024-04-06 19:05:07"},
+        {"20240115103000", "2024-01-15 10:30:00"},
+        {"20240115", "2024-01-15 00:00:00"},
+        {"202401", "2024-01-01 00:00:00"},
+        {"2024", "2024-01-01 00:00:00"},
+        {"2024-01", "2024-01-01 00:00:00"},
+        {"2024/1/5", "2024-01-05 00:00:00"},
+        {"2024 01 05", "2024-01-05 00:00:00"},
+        {"1700000000", "2023-11-14 22:13:20"},
+        {"170000000", "1975-05-22 14:13:20"},
+        {"1700000000123", "2023-11-14 22:13:20"},
+        {"15/01/2024", "2024-01-15 00:00:00"},
+        {"01/15/2024", "2024-01-15 00:00:00"},
+        {"15.01.24", "2024-01-15 00:00:00"},
+        {"15-01-70", "1970-01-15 00:00:00"},
+        {"15-Jan-2024", "2024-01-15 00:00:00"},
+        {"15 Jan 2024 10:00:00", "2024-01-15 10:00:00"},
+        {"Jan 15 2024 10:00 PM", "2024-01-15 22:00:00"},
+        {"March 5, 2024", "2024-03-05 00:00:00"},
+        {"12:00 AM 2024-01-15", "2024-01-15 00:00:00"},
+        {"2024-01-15 12:30:00 pm", "2024-01-15 12:30:00"},
+        {"2024-01-15 10:30:00 MSK", "2024-01-15 07:30:00"},
+        {"2024-01-15 10:30:00 UTC", "2024-01-15 10:30:00"},
+        {"2024-01-15, 10:30:00", "2024-01-15 10:30:00"},
+        {"  2024-01-15 10:30:00  ", "2024-01-15 10:30:00"},
+        {"2024-01-15 10:30", "2024-01-15 10:30:00"},
+        {"2024-01-15 7:5:3", "2024-01-15 07:05:03"},
+        {"2024-02-29", "2024-02-29 00:00:00"},
+        {"2000-02-29 23:59:59", "2000-02-29 23:59:59"},
+        {"1970-01-01 00:00:00", "1970-01-01 00:00:00"},
+        {"1969-12-31 23:59:59", "1970-01-01 00:00:00"},
+        {"2106-02-07 06:28:15", "2106-02-07 06:28:15"},
+        {"2200-01-01 00:00:00", "2106-02-07 06:28:15"},
+        {"10:30:00", "2024-01-01 10:30:00"},
+        {"Dec 25 10:00:00", "2023-12-25 10:00:00"},
+        {"May 6 06:00:00", "2024-05-06 06:00:00"},
+        {"Monday, 2024-05-06", "2024-05-06 00:00:00"},
+        {"2024-01-15T10:30:00.123456789Z", "2024-01-15 10:30:00"},
+        /* "jun" is a month name: June 1st of the last year it was reached. */
+        {"junk", "2023-06-01 00:00:00"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        exec_expr *e = CALL("parseDateTimeBestEffort", S(cases[i].text));
+        assert_string_equal(tc_type_text(e), "DateTime");
+        if (strcmp(tc_text(e), cases[i].want) != 0)
+            fail_msg("'%s': got %s, want %s", cases[i].text, tc_text(e), cases[i].want);
+    }
+}
+
+static void test_parse_best_effort_variants(void **state) {
+    (void)state;
+    EXPECT(CALL("parseDateTimeBestEffort", S("2024-01-15 10:30:00"), S("Europe/Berlin")),
+           "DateTime('Europe/Berlin')", "2024-01-15 10:30:00");
+    EXPECT_V(CALL("toUnixTimestamp", CALL("parseDateTimeBestEffort", S("2024-01-15 10:30:00"),
+                                          S("Asia/Kolkata"))),
+             "1705294800");
+    /* A DST gap in the local zone reads with the later offset. */
+    EXPECT_V(CALL("toUnixTimestamp", CALL("parseDateTimeBestEffort", S("2024-03-31 02:30:00"),
+                                          S("Europe/Berlin"))),
+             "1711845000");
+    EXPECT_V(CALL("parseDateTimeBestEffort", S("2024-03-10 12:00:00Z"), S("America/New_York")),
+             "2024-03-10 08:00:00");
+    EXPECT_V(CALL("parseDateTimeBestEffortUS", S("01/02/2024")), "2024-01-02 00:00:00");
+    EXPECT_V(CALL("parseDateTimeBestEffort", S("01/02/2024")), "2024-02-01 00:00:00");
+    EXPECT_V(CALL("parseDateTimeBestEffortUS", S("13/02/2024")), "2024-02-13 00:00:00");
+    EXPECT(CALL("parseDateTime64BestEffort", S("2024-01-15 10:30:00.123456")), "DateTime64(3)",
+           "2024-01-15 10:30:00.123");
+    EXPECT(CALL("parseDateTime64BestEffort", S("2024-01-15 10:30:00.123456"), I(6)),
+           "DateTime64(6)", "2024-01-15 10:30:00.123456");
+    EXPECT(CALL("parseDateTime64BestEffort", S("2024-01-15 10:30:00.5"), I(6), S("Asia/Kolkata")),
+           "DateTime64(6, 'Asia/Kolkata')", "2024-01-15 10:30:00.500000");
+    EXPECT_V(CALL("parseDateTime64BestEffort", S("1700000000123")), "2023-11-14 22:13:20.123");
+    EXPECT_V(CALL("parseDateTime64BestEffort", S("1950-06-01 00:00:00.25"), I(2)),
+             "1950-06-01 00:00:00.25");
+    EXPECT_V(CALL("parseDateTime64BestEffort", S("1850-06-01 00:00:00")),
+             "1900-01-01 00:00:00.000");
+    EXPECT(CALL("parseDateTimeBestEffortOrNull", S("xyz")), "Nullable(DateTime)", "\\N");
+    EXPECT(CALL("parseDateTimeBestEffortOrNull", S("2024-01-15")), "Nullable(DateTime)",
+           "2024-01-15 00:00:00");
+    EXPECT(CALL("parseDateTimeBestEffortOrNull", NUL()), "Nullable(DateTime)", "\\N");
+    EXPECT(CALL("parseDateTimeBestEffortOrZero", S("xyz")), "DateTime", "1970-01-01 00:00:00");
+    EXPECT(CALL("parseDateTime64BestEffortOrNull", S("2024-13-01")), "Nullable(DateTime64(3))",
+           "\\N");
+    EXPECT(CALL("parseDateTime64BestEffortOrZero", S(""), I(1)), "DateTime64(1)",
+           "1970-01-01 00:00:00.0");
+    EXPECT_V(CALL("parseDateTimeBestEffortUSOrZero", S("02/30/2024")), "1970-01-01 00:00:00");
+    EXPECT_V(CALL("parseDateTime64BestEffortUSOrNull", S("02/29/2024 1:02:03.5 PM")),
+             "2024-02-29 13:02:03.500");
+    EXPECT(CALL("parseDateTimeBestEffort", V("FixedString(12)", "2024-01-15")), "DateTime",
+           "2024-01-15 00:00:00");
+    /* Columns: NULLs, good and bad rows. */
+    const char *rows[] = {"2024-01-15 10:30:00", "NULL", "bad", "20240115"};
+    const ty_column *inputs[1] = {tc_column("Nullable(String)", rows, 4)};
+    exec_expr *n = CALL("parseDateTimeBestEffortOrNull", IN(0, "Nullable(String)"));
+    assert_string_equal(tc_type_text(n), "Nullable(DateTime)");
+    assert_string_equal(tc_rows(n, inputs, 4), "2024-01-15 10:30:00|\\N|\\N|2024-01-15 00:00:00");
+    exec_expr *z = CALL("parseDateTimeBestEffortOrZero", IN(0, "Nullable(String)"));
+    assert_string_equal(tc_type_text(z), "Nullable(DateTime)");
+    assert_string_equal(tc_rows(z, inputs, 4),
+                        "2024-01-15 10:30:00|\\N|1970-01-01 00:00:00|2024-01-15 00:00:00");
+    exec_expr *t = CALL("parseDateTimeBestEffort", IN(0, "Nullable(String)"));
+    mu_err err;
+    assert_int_equal(tc_rows_error(t, inputs, 4, &err), MU_EPARSE_DATETIME);
+    assert_non_null(strstr(err.message, "'bad'"));
+    const char *good[] = {"2024-01-15 10:30:00", "NULL"};
+    const ty_column *good_inputs[1] = {tc_column("Nullable(String)", good, 2)};
+    assert_string_equal(tc_rows(t, good_inputs, 2), "2024-01-15 10:30:00|\\N");
+    ty_column_destroy((ty_column *)inputs[0]);
+    ty_column_destroy((ty_column *)good_inputs[0]);
+}
+
+static void test_parse_best_effort_errors(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *fragment;
+    } cases[] = {
+        {"abc", "Cannot read DateTime: unexpected word: while parsing 'abc' as DateTime"},
+        {"", "Cannot read DateTime: neither Date nor Time was parsed successfully"},
+        {"2024-01-15 xyz", "unexpected word: while parsing '2024-01-15 xyz'"},
+        {"2024-01-15 10:30:00 !!", "Cannot parse string '2024-01-15 10:30:00 !!' as DateTime: "
+                                   "syntax error at position 20 (parsed just "
+                                   "'2024-01-15 10:30:00 ')"},
+        {"!2024", "Cannot read DateTime: neither Date nor Time was parsed successfully"},
+        {"123", "Cannot read DateTime: unexpected number of decimal digits: 3"},
+        {"2023-02-29", "Cannot read DateTime: unexpected date: 2023-2-29"},
+        {"2024/13/45", "Cannot read DateTime: unexpected date: 2024-13-45"},
+        {"2024-1x", "unexpected alphabetical character"},
+        {"2024-123", "unexpected number of decimal digits after year: 3"},
+        {"10:30 10:31", "time component is duplicated"},
+        {"2024 Z 15/01/2025", "year component is duplicated"},
+        {"15-Ja", "unexpected number of alphabetical characters after day of month: 2"},
+        {"15-Foo", "don't look like month: Foo"},
+        {"2024-01-15 10:30:00 +12345", "decimal digits for time zone offset: 5"},
+        {"2024-01-15 10:30:00 +1:", "time zone offset in minutes: 0"},
+        {".5", "unexpected point symbol"},
+        {"2024/01/15,", "unexpected word after Date"},
+        {"2024-01-15 XY", "unexpected word"},
+        {"201401151030", "unexpected number of decimal digits: 12"},
+        {"2024-01-15\t10:00", "syntax error at position 10"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        exec_expr *e = NULL;
+        mu_err err;
+        exec_expr *arg = S(cases[i].text);
+        int rc = tc_call_rc("parseDateTimeBestEffort", &arg, 1, &e, &err);
+        if (rc != MU_EPARSE && rc != MU_EPARSE_DATETIME)
+            fail_msg("'%s': rc %d (%s)", cases[i].text, rc, rc ? err.message : tc_text(e));
+        if (strstr(err.message, cases[i].fragment) == NULL)
+            fail_msg("'%s': message \"%s\" lacks \"%s\"", cases[i].text, err.message,
+                     cases[i].fragment);
+    }
+    EXPECT_ERROR(MU_EPARSE_DATETIME, "as DateTime64(3)", "parseDateTime64BestEffort", S("x 2024"));
+    /* Values in messages are quoted, escaped and cut. */
+    EXPECT_ERROR(MU_EPARSE_DATETIME, "while parsing '\\'it\\'s\\x01'", "parseDateTimeBestEffort",
+                 S("'it's\x01"));
+    char long_text[200];
+    memset(long_text, '!', sizeof(long_text) - 1);
+    memcpy(long_text, "2024-01-01 ", 11);
+    long_text[sizeof(long_text) - 1] = 0;
+    EXPECT_ERROR(MU_EPARSE, "Cannot parse string '2024-01-01 !!!!", "parseDateTimeBestEffort",
+                 S(long_text));
+    EXPECT_ERROR(MU_EPARSE, "!!!...' as DateTime: syntax error at position 11 (parsed just "
+                            "'2024-01-01 ')",
+                 "parseDateTimeBestEffort", S(long_text));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type UInt8 of first argument of function "
+                                   "parseDateTimeBestEffort",
+                 "parseDateTimeBestEffort", I(1));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "postfix 'OrZero' or 'OrNull' should take String",
+                 "parseDateTimeBestEffortOrNull", I(1));
+    EXPECT_ERROR(MU_EOUT_OF_BOUND, "Scale 10 is too large", "parseDateTime64BestEffort",
+                 S("2024-01-01"), I(10));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "passed 3, should be 1 or 2", "parseDateTimeBestEffort",
+                 S("2024-01-01"), S("UTC"), S("UTC"));
+    EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Europe/Atlantis", "parseDateTimeBestEffort",
+                 S("2024-01-01"), S("Europe/Atlantis"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument errors and NULLs of the calendar functions                 */
+/* ------------------------------------------------------------------ */
+
+static void test_argument_errors(void **state) {
+    (void)state;
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type String of argument of function toYear. Should "
+                                   "be Date, Date32, DateTime or DateTime64",
+                 "toYear", S("2024-01-01"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Function toYear supports 1 or 2 arguments. The optional 2nd "
+                                   "argument must be a constant string with a timezone name",
+                 "toYear", V("Date", "2024-01-01"), I(1));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "Number of arguments for function toMonth doesn't "
+                                          "match: passed 3, should be 1 or 2",
+                 "toMonth", V("Date", "2024-01-01"), S("UTC"), S("UTC"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument for function toHour", "toHour",
+                 V("Date", "2024-01-01"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date32 of argument for function toStartOfMinute",
+                 "toStartOfMinute", V("Date32", "2024-01-01"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "The timezone argument of function toStartOfMonth is allowed "
+                                   "only when the 1st argument has the type DateTime or "
+                                   "DateTime64",
+                 "toStartOfMonth", V("Date", "2024-01-01"), S("UTC"));
+    EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Mars/Base", "toYear",
+                 V(DT_UTC, "2024-01-01 00:00:00"), S("Mars/Base"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Provided time zone must be non-empty", "toYear",
+                 V(DT_UTC, "2024-01-01 00:00:00"), S(""));
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "Illegal column String of time zone argument of function "
+                                     "toYear, must be a constant string",
+                 "toYear", V(DT_UTC, "2024-01-01 00:00:00"), IN(0, "String"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "The 2nd argument (optional) must be a constant UInt8 with "
+                                   "week mode",
+                 "toStartOfWeek", V("Date", "2024-01-01"), S("UTC"));
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "Illegal type of argument for function toDayOfWeek",
+                 "toDayOfWeek", V("Date", "2024-01-01"), IN(0, "UInt8"));
+    EXPECT_ERROR(MU_EUNKNOWN_FUNCTION, "Unknown function toyear", "toyear",
+                 V("Date", "2024-01-01"));
+}
+
+static void test_nulls_and_columns(void **state) {
+    (void)state;
+    const char *rows[] = {"2024-02-29 13:45:56", "NULL", "1970-01-01 01:00:00"};
+    const ty_column *inputs[1] = {tc_column("Nullable(DateTime('Europe/Berlin'))", rows, 3)};
+    exec_expr *y = CALL("toYear", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
+    assert_string_equal(tc_type_text(y), "Nullable(UInt16)");
+    assert_string_equal(tc_rows(y, inputs, 3), "2024|\\N|1970");
+    exec_expr *h = CALL("toHour", IN(0, "Nullable(DateTime('Europe/Berlin'))"), S("UTC"));
+    assert_string_equal(tc_rows(h, inputs, 3), "12|\\N|0");
+    exec_expr *d = CALL("toStartOfDay", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
+    assert_string_equal(tc_type_text(d), "Nullable(DateTime('Europe/Berlin'))");
+    /* Berlin's 1970-01-01 starts before the epoch: ClickHouse's saturated
+     * table gives the next day's start. */
+    assert_string_equal(tc_rows(d, inputs, 3), "2024-02-29 00:00:00|\\N|1970-01-02 00:00:00");
+    exec_expr *m = CALL("toStartOfMonth", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
+    assert_string_equal(tc_rows(m, inputs, 3), "2024-02-01|\\N|1970-01-01");
+    exec_expr *diff = CALL("dateDiff", S("hour"), IN(0, "Nullable(DateTime('Europe/Berlin'))"),
+                           V(DT_UTC, "2024-03-01 00:00:00"));
+    assert_string_equal(tc_rows(diff, inputs, 3), "13|\\N|474793");
+    ty_column_destroy((ty_column *)inputs[0]);
+    /* A NULL constant makes the whole call NULL. */
+    EXPECT(CALL("toYear", NUL()), "Nullable(Nothing)", "\\N");
+    EXPECT(CALL("toYear", V("Nullable(Date)", "NULL")), "Nullable(UInt16)", "\\N");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_fields_leap_day, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_zones, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_date_edges, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_day_of_week_modes, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_relative_numbers, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_date_results, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_time_results, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_interval, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_interval_errors, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_add_dates, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_add_datetimes, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_date_add_family, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_add_columns_and_errors, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_date_diff, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_now_and_today, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_unix_timestamps, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_format_every_specifier, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_format_values, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_format_errors, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort_variants, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort_errors, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_argument_errors, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_nulls_and_columns, tc_setup, tc_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

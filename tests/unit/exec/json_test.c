@@ -1,0 +1,335 @@
+/* json_test.c: goal: the JSON functions give ClickHouse's results for the
+ * documented examples and for every kind of value: keys, 1-based and
+ * negative indexes (also over objects), escapes and surrogate pairs, the
+ * number classes (Int64, UInt64, Double) and their conversions, strings
+ * holding numbers, compact raw output; any invalid document (bad grammar,
+ * bad UTF-8, control characters, lone surrogates, infinite numbers, too
+ * deep) gives the default value and never an error; bad argument types
+ * fail at bind with ClickHouse's wording.
+ */
+#include "exec/exec.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- harness: q(fn, spec, ...) binds and evaluates one call ---------- */
+/*
+ * spec has one letter per argument:
+ *   s  const String (NUL-terminated)      b  const String (bytes, length)
+ *   i  const Int64 literal (narrowest)    u  const UInt64 literal
+ *   f  const Float64                      n  NULL
+ *   k  const of a type (type, text)       c  column (type, rows joined by '|',
+ *                                            "\N" is NULL)
+ * The result is the rows rendered as ClickHouse text joined by '|', or
+ * "ERR <CODE>: <message>". q_type holds the result type's name.
+ */
+static char q_slots[8][4096];
+static unsigned q_next;
+static char q_type[256];
+static bool q_hex; /* render String/FixedString results as uppercase hex */
+
+static ty_column *q_column(mu_arena *arena, const char *type_name, const char *rows,
+                           uint32_t *row_count) {
+    const ty_type *type;
+    mu_err err;
+    assert_int_equal(ty_type_parse(type_name, arena, &type, &err), 0);
+    ty_column *c;
+    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
+    uint32_t count = 0;
+    const char *p = rows;
+    for (;;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == 2 && memcmp(p, "\\N", 2) == 0) assert_int_equal(ty_column_append_null(c, &err), 0);
+        else if (ty_column_append_text(c, p, n, &err) != 0)
+            fail_msg("bad row '%.*s': %s", (int)n, p, err.message);
+        count++;
+        if (bar == NULL) break;
+        p = bar + 1;
+    }
+    *row_count = count;
+    return c;
+}
+
+/* Adds one argument (spec letter `letter`) to args; columns go to inputs. */
+static void q_arg(exec_builder *b, mu_arena *arena, char letter, va_list *ap, exec_expr **e,
+                  ty_column **inputs, uint32_t *input_count, uint32_t *rows) {
+    mu_err err;
+    int rc = 0;
+    if (letter == 's') {
+        const char *v = va_arg(*ap, const char *);
+        rc = exec_expr_const_string(b, v, strlen(v), e, &err);
+    } else if (letter == 'b') {
+        const char *v = va_arg(*ap, const char *);
+        size_t n = va_arg(*ap, size_t);
+        rc = exec_expr_const_string(b, v, n, e, &err);
+    } else if (letter == 'i') {
+        rc = exec_expr_const_int(b, va_arg(*ap, int64_t), e, &err);
+    } else if (letter == 'u') {
+        rc = exec_expr_const_uint(b, va_arg(*ap, uint64_t), e, &err);
+    } else if (letter == 'f') {
+        rc = exec_expr_const_float(b, va_arg(*ap, double), e, &err);
+    } else if (letter == 'n') {
+        rc = exec_expr_const_null(b, e, &err);
+    } else if (letter == 'k') {
+        const char *type = va_arg(*ap, const char *);
+        const char *text = va_arg(*ap, const char *);
+        uint32_t one;
+        rc = exec_expr_const_take(b, q_column(arena, type, text, &one), e, &err);
+    } else if (letter == 'c') {
+        const char *type = va_arg(*ap, const char *);
+        const char *text = va_arg(*ap, const char *);
+        inputs[*input_count] = q_column(arena, type, text, rows);
+        rc = exec_expr_input(b, *input_count, inputs[*input_count]->type, e, &err);
+        (*input_count)++;
+    } else {
+        fail_msg("bad spec letter %c", letter);
+    }
+    assert_int_equal(rc, 0);
+}
+
+/* Renders every row of result into out, '|'-separated. */
+static void q_render(const ty_column *result, uint32_t rows, char *out) {
+    mu_err err;
+    mu_buf text;
+    mu_buf_init(&text, 0);
+    for (uint32_t r = 0; r < rows; r++) {
+        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
+        const ty_type *vt = ty_type_strip_nullable(result->type);
+        bool bytes = vt->kind == TY_STRING || vt->kind == TY_FIXED_STRING;
+        if (q_hex && bytes && !ty_column_is_null(result, r)) {
+            size_t n;
+            const uint8_t *p = ty_column_row_bytes(result, r, &n);
+            for (size_t k = 0; k < n; k++)
+                assert_int_equal(mu_buf_printf(&text, &err, "%02X", p[k]), 0);
+        } else {
+            assert_int_equal(ty_column_render_text(result, r, 0, &text, &err), 0);
+        }
+    }
+    snprintf(out, 4096, "%.*s", (int)text.length_bytes, (const char *)text.data);
+    mu_buf_deinit(&text);
+}
+
+static const char *q(const char *fn, const char *spec, ...) {
+    char *out = q_slots[q_next++ % 8];
+    mu_arena *arena;
+    mu_err err;
+    assert_int_equal(mu_arena_create(&arena, NULL, 1 << 16, &err), 0);
+    exec_context ctx = {.timezone = ty_tz_utc()};
+    exec_builder b;
+    assert_int_equal(exec_builder_init(&b, &ctx, arena, &err), 0);
+    exec_expr *args[16];
+    ty_column *inputs[16];
+    uint32_t argc = 0, input_count = 0, rows = 1;
+    va_list ap;
+    va_start(ap, spec);
+    for (const char *s = spec; *s; s++)
+        q_arg(&b, arena, *s, &ap, &args[argc++], inputs, &input_count, &rows);
+    va_end(ap);
+    exec_expr *call;
+    ty_column *result = NULL;
+    int rc = exec_expr_call(&b, fn, args, argc, &call, &err);
+    if (rc == 0)
+        rc = exec_eval_full(call, &ctx, (const ty_column *const *)inputs, rows, &result, &err);
+    if (rc != 0) {
+        snprintf(out, 4096, "ERR %s: %s", mu_code_name(rc), err.message);
+    } else {
+        ty_type_name(call->type, q_type, sizeof(q_type));
+        assert_int_equal(ty_column_row_count(result), rows);
+        assert_int_equal(ty_column_validate(result, &err), 0);
+        q_render(result, rows, out);
+    }
+    ty_column_destroy(result);
+    for (uint32_t i = 0; i < input_count; i++) ty_column_destroy(inputs[i]);
+    exec_builder_deinit(&b);
+    mu_arena_destroy(arena);
+    return out;
+}
+
+#define EQ(expected, actual) assert_string_equal((actual), (expected))
+#define I(x) ((int64_t)(x))
+#define U(x) ((uint64_t)(x))
+#define HEX(expected, actual)                                                               \
+    do {                                                                                    \
+        q_hex = true;                                                                       \
+        const char *hex_result_ = (actual);                                                 \
+        q_hex = false;                                                                      \
+        assert_string_equal(hex_result_, (expected));                                       \
+    } while (0)
+
+
+static const char doc[] = "{\"a\": \"hello\", \"b\": [-100, 200.0, 300]}";
+
+static void test_documented_examples(void **state) {
+    (void)state;
+    EQ("1", q("JSONHas", "ss", doc, "b"));
+    EQ("UInt8", q_type);
+    EQ("0", q("JSONHas", "ssi", doc, "b", I(4)));
+    EQ("0", q("JSONHas", "si", doc, I(0)));
+    EQ("1", q("JSONHas", "si", doc, I(1)));
+    EQ("1", q("JSONHas", "si", doc, I(2)));
+    EQ("1", q("JSONHas", "si", doc, I(-1)));
+    EQ("1", q("JSONHas", "si", doc, I(-2)));
+    EQ("0", q("JSONHas", "si", doc, I(3)));
+    EQ("1", q("JSONHas", "s", doc));
+    EQ("hello", q("JSONExtractString", "si", doc, I(1)));
+    EQ("3", q("JSONLength", "ss", doc, "b"));
+    EQ("UInt64", q_type);
+    EQ("2", q("JSONLength", "s", doc));
+    EQ("Object", q("JSONType", "s", doc));
+    EQ("Enum8('Null' = 0, 'String' = 34, 'Array' = 91, 'Bool' = 98, 'Double' = 100, "
+       "'Int64' = 105, 'UInt64' = 117, 'Object' = 123)", q_type);
+    EQ("String", q("JSONType", "ss", doc, "a"));
+    EQ("Array", q("JSONType", "ss", doc, "b"));
+    EQ("-100", q("JSONExtractInt", "ssi", doc, "b", I(1)));
+    EQ("Int64", q_type);
+    EQ("200", q("JSONExtractFloat", "ssi", doc, "b", I(2)));
+    EQ("Float64", q_type);
+    EQ("300", q("JSONExtractUInt", "ssi", doc, "b", I(-1)));
+    EQ("UInt64", q_type);
+    EQ("[-100,200,300]", q("JSONExtractRaw", "ss", doc, "b"));
+    EQ("['a','b']", q("JSONExtractKeys", "s", doc));
+    EQ("Array(String)", q_type);
+    EQ("['-100','200','300']", q("JSONExtractArrayRaw", "ss", doc, "b"));
+    HEX("0A00", q("JSONExtractString", "ss", "{\"a\": \"\\n\\u0000\"}", "a"));
+    EQ("☺", q("JSONExtractString", "ss", "{\"a\": \"\\u263a\"}", "a"));
+    EQ("", q("JSONExtractString", "ss", "{\"a\": \"\\u263\"}", "a"));
+    EQ("", q("JSONExtractString", "ss", "{\"a\": \"hello}", "a"));
+}
+
+static void test_paths(void **state) {
+    (void)state;
+    static const char nested[] = "{\"x\": {\"y\": [10, {\"z\": true}]}, \"x\": 5}";
+    EQ("10", q("JSONExtractInt", "sssi", nested, "x", "y", I(1)));
+    EQ("1", q("JSONExtractBool", "sssis", nested, "x", "y", I(2), "z"));
+    EQ("1", q("JSONExtractBool", "sssis", nested, "x", "y", I(-1), "z"));
+    EQ("0", q("JSONHas", "ssss", nested, "x", "y", "z")); /* y is an array */
+    EQ("{\"y\":[10,{\"z\":true}]}", q("JSONExtractRaw", "ss", nested, "x")); /* the first x */
+    EQ("5", q("JSONExtractRaw", "si", nested, I(-1))); /* an index picks an object member */
+    EQ("1", q("JSONHas", "ss", "{\"a\\u0062\": 1}", "ab")); /* keys compare unescaped */
+    EQ("0", q("JSONHas", "ss", "{\"a\": 1}", "A"));
+    EQ("0", q("JSONHas", "ssi", "[1, 2]", "a", I(1)));
+    EQ("2", q("JSONExtractInt", "si", "[1, 2]", I(4294967298LL))); /* indexes pass through int */
+    EQ("1|2|0", q("JSONExtractInt", "sc", "{\"a\":1,\"b\":2}", "String", "a|b|c"));
+    EQ("1|2|0", q("JSONExtractInt", "sc", "[1,2]", "Int8", "1|-1|3"));
+    EQ("ERR EILLEGAL_TYPE: The argument 2 of function JSONHas should be a string specifying key or "
+       "an integer specifying index, illegal type: Float64", q("JSONHas", "sf", "{}", 1.0));
+    EQ("ERR EILLEGAL_TYPE: The first argument of function JSONExtractInt should be a string "
+       "containing JSON or a JSON object, illegal type: FixedString(2)",
+       q("JSONExtractInt", "k", "FixedString(2)", "{}"));
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Function JSONLength requires at least one argument",
+       q("JSONLength", ""));
+}
+
+static void test_numbers(void **state) {
+    (void)state;
+    EQ("Int64", q("JSONType", "s", "1"));
+    EQ("Int64", q("JSONType", "s", "-9223372036854775808"));
+    EQ("UInt64", q("JSONType", "s", "9223372036854775808"));
+    EQ("Double", q("JSONType", "s", "18446744073709551616"));
+    EQ("Double", q("JSONType", "s", "1.0"));
+    EQ("Double", q("JSONType", "s", "1e2"));
+    EQ("-9223372036854775808", q("JSONExtractInt", "s", "-9223372036854775808"));
+    EQ("0", q("JSONExtractInt", "s", "9223372036854775808"));   /* UInt64 out of Int64 */
+    EQ("9223372036854775808", q("JSONExtractUInt", "s", "9223372036854775808"));
+    EQ("0", q("JSONExtractUInt", "s", "-1"));
+    EQ("1", q("JSONExtractInt", "s", "1.9"));                   /* doubles truncate */
+    EQ("-1", q("JSONExtractInt", "s", "-1.9"));
+    EQ("0", q("JSONExtractUInt", "s", "-0.5"));
+    EQ("0", q("JSONExtractInt", "s", "1e19"));
+    EQ("100", q("JSONExtractUInt", "s", "1e2"));
+    EQ("1.5", q("JSONExtractFloat", "s", "1.5"));
+    EQ("18446744073709552000", q("JSONExtractFloat", "s", "18446744073709551615"));
+    EQ("0", q("JSONExtractInt", "s", "true"));                  /* bools are not numbers */
+    EQ("0", q("JSONExtractFloat", "s", "null"));
+    EQ("123", q("JSONExtractInt", "s", "\"123\""));             /* numbers inside strings */
+    EQ("-5", q("JSONExtractInt", "s", "\"-5\""));
+    EQ("12", q("JSONExtractInt", "s", "\"12.7\""));
+    EQ("0", q("JSONExtractInt", "s", "\"12a\""));
+    EQ("0", q("JSONExtractUInt", "s", "\"-1\""));
+    EQ("2.5", q("JSONExtractFloat", "s", "\"2.5\""));
+    EQ("0", q("JSONExtractFloat", "s", "\" 2.5\""));
+    EQ("1", q("JSONExtractBool", "s", "true"));
+    EQ("0", q("JSONExtractBool", "s", "false"));
+    EQ("1", q("JSONExtractBool", "s", "2"));
+    EQ("0", q("JSONExtractBool", "s", "0"));
+    EQ("0", q("JSONExtractBool", "s", "1.5"));
+    EQ("0", q("JSONExtractBool", "s", "\"true\""));
+    EQ("Double|Int64|Bool|Null|String|Array|Object",
+       q("JSONType", "c", "String", "1.5|-3|false|null|\"s\"|[]|{}"));
+}
+
+static void test_strings_and_raw(void **state) {
+    (void)state;
+    EQ("abc", q("JSONExtractString", "s", "\"abc\""));
+    EQ("1", q("JSONExtractString", "ss", "{\"a\": 1}", "a")); /* non-strings come out raw */
+    EQ("[1,\"x\"]", q("JSONExtractString", "ss", "{\"a\": [1, \"x\"]}", "a"));
+    EQ("", q("JSONExtractString", "ss", "{\"a\": null}", "a"));
+    EQ("😀", q("JSONExtractString", "s", "\"\\ud83d\\ude00\""));
+    EQ("é/", q("JSONExtractString", "s", "\"\\u00e9\\/\""));
+    EQ("\"a\\\"b\\\\c\\n\\u001F/é\"",
+       q("JSONExtractRaw", "s", "\"a\\\"b\\\\c\\n\\u001f\\/\\u00e9\""));
+    EQ("\"\\u2028\"", q("JSONExtractRaw", "s", "\"\\u2028\""));
+    EQ("{\"a\":[1,2.5,true,null,{}],\"b\":\"x\"}",
+       q("JSONExtractRaw", "s", " { \"a\" : [ 1 , 2.50 , true , null , { } ] , \"b\" : \"x\" } "));
+    EQ("100", q("JSONExtractRaw", "s", "1e2"));
+    EQ("0.001", q("JSONExtractRaw", "s", "1E-3"));
+    EQ("1e21", q("JSONExtractRaw", "s", "1e21"));
+    EQ("-0", q("JSONExtractRaw", "s", "-0.0"));
+    EQ("18446744073709551615", q("JSONExtractRaw", "s", "18446744073709551615"));
+    EQ("", q("JSONExtractRaw", "ss", "{}", "a"));
+    EQ("['a','a','b\\'c']", q("JSONExtractKeys", "s", "{\"a\":1,\"a\":2,\"b'c\":3}"));
+    EQ("[]", q("JSONExtractKeys", "s", "[1]"));
+    EQ("[]", q("JSONExtractArrayRaw", "s", "{}"));
+    EQ("['[]','{\"a\":1}']", q("JSONExtractArrayRaw", "s", "[[], {\"a\" : 1}]"));
+    /* An Array result cannot be Nullable: a NULL document gives []. */
+    EQ("[]|['1']|[]", q("JSONExtractArrayRaw", "c", "Nullable(String)", "[]|[1]|\\N"));
+}
+
+static void test_invalid_documents(void **state) {
+    (void)state;
+    static const char *bad[] = {
+        "", " ", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "{a:1}", "[1 2]", "01", "1.", ".5",
+        "+1", "-", "1e", "tru", "nul", "[1]]", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"",
+        "\"\\udc00\"", "\"\\ud800\\u0041\"", "1e400", "-1e999", "NaN", "[1] x", "'a'",
+        "{\"a\":1,}",
+    };
+    for (size_t i = 0; i < MU_ARRAY_LEN(bad); i++) {
+        EQ("0", q("isValidJSON", "s", bad[i]));
+        EQ("0", q("JSONHas", "s", bad[i]));
+        EQ("Null", q("JSONType", "s", bad[i]));
+        EQ("", q("JSONExtractRaw", "s", bad[i]));
+    }
+    EQ("0", q("isValidJSON", "s", "\"a\tb\""));             /* raw control character */
+    EQ("0", q("isValidJSON", "s", "\"\xFF\""));             /* invalid UTF-8 */
+    EQ("0", q("isValidJSON", "s", "\"\xED\xA0\x80\""));     /* a surrogate in UTF-8 */
+    EQ("0", q("isValidJSON", "b", "[1]\0", (size_t)4));
+    EQ("1", q("isValidJSON", "s", " [ ] "));
+    EQ("1", q("isValidJSON", "s", "\"\\ud83d\\ude00\""));
+    EQ("1", q("isValidJSON", "s", "-0.5e+10"));
+    char deep[2 * 1025 + 1];
+    memset(deep, '[', 1025);
+    memset(deep + 1025, ']', 1025);
+    deep[2050] = 0;
+    EQ("0", q("isValidJSON", "s", deep));
+    deep[2049] = 0;
+    EQ("1", q("isValidJSON", "s", deep + 1)); /* 1024 levels are fine */
+    EQ("0|1|\\N", q("JSONHas", "cs", "Nullable(String)", "{|{\"k\":0}|\\N", "k"));
+    EQ("Nullable(UInt8)", q_type);
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Function isValidJSON needs exactly one argument",
+       q("isValidJSON", "ss", "{}", "a"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_documented_examples), cmocka_unit_test(test_paths),
+        cmocka_unit_test(test_numbers),             cmocka_unit_test(test_strings_and_raw),
+        cmocka_unit_test(test_invalid_documents),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
