@@ -190,7 +190,7 @@ static int array_room(const exec_agg *a, collect_array *s, bool *room, mu_err *e
     uint32_t n = collect_rows(s->values);
     *room = n < b->max;
     if (!*room && !b->limited)
-        return MU_ERR(err, MU_ETOO_LARGE, "Too large array size %u (maximum: %llu)", n + 1,
+        return MU_ERR(err, MU_EARRAY_TOO_LARGE, "Too large array size %u (maximum: %llu)", n + 1,
                       (unsigned long long)b->max);
     if (s->values == NULL) return ty_column_create(b->elem, collect_tracker(a), &s->values, err);
     return 0;
@@ -236,7 +236,7 @@ static int array_update_all(const exec_agg *a, void *state, const exec_arg *args
     if (have + take > b->max) {
         if (!b->limited) {
             free(sel);
-            return MU_ERR(err, MU_ETOO_LARGE, "Too large array size %llu (maximum: %llu)",
+            return MU_ERR(err, MU_EARRAY_TOO_LARGE, "Too large array size %llu (maximum: %llu)",
                           (unsigned long long)(have + take), (unsigned long long)b->max);
         }
         take = b->max - have;
@@ -258,7 +258,7 @@ static int array_merge(const exec_agg *a, void *dst, const void *src, mu_err *er
     if (take == 0) return 0;
     if (have + take > b->max) {
         if (!b->limited)
-            return MU_ERR(err, MU_ETOO_LARGE, "Too large array size %llu (maximum: %llu)",
+            return MU_ERR(err, MU_EARRAY_TOO_LARGE, "Too large array size %llu (maximum: %llu)",
                           (unsigned long long)(have + take), (unsigned long long)b->max);
         take = b->max - have;
     }

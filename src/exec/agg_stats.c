@@ -575,7 +575,8 @@ static int quantile_levels(exec_agg *a, mu_arena *arena, bool many, double **lev
         levels[i] = exec_get_f64(p, 0);
         if (t->kind == TY_DECIMAL) levels[i] /= (double)ty_decimal_pow10(t->scale);
         if (isnan(levels[i]) || levels[i] < 0 || levels[i] > 1)
-            return MU_ERR(err, MU_EOUT_OF_BOUND, "Quantile level is out of range [0..1]");
+            return MU_ERR(err, MU_EPARAMETER_OUT_OF_BOUND,
+                          "Quantile level is out of range [0..1]");
     }
     if (!many && n > 1)
         return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS,

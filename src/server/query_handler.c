@@ -127,6 +127,55 @@ static int query_apply_params(http_request *req, sql_session *session, mu_buf *s
     return rc;
 }
 
+/* Takes session `id` for this request (creating it unless check), copying
+ * its state into *out; *slot_out is released by session_release. */
+static int session_acquire(server_query_state *st, const char *id, bool check,
+                           server_session **slot_out, sql_session *out, mu_err *err) {
+    if (strlen(id) >= SERVER_SESSION_ID_BYTES)
+        return MU_ERR(err, MU_EINVAL, "session_id is longer than %d bytes", SERVER_SESSION_ID_BYTES - 1);
+    int64_t now = mu_clock_mono_ms();
+    int rc = 0;
+    server_session *found = NULL, *free_slot = NULL;
+    pthread_mutex_lock(&st->sessions_lock);
+    for (int i = 0; i < SERVER_SESSIONS_MAX; i++) {
+        server_session *x = &st->sessions[i];
+        if (x->expires_ms != 0 && !x->busy && x->expires_ms < now) x->expires_ms = 0; /* expired */
+        if (x->expires_ms == 0) {
+            if (free_slot == NULL) free_slot = x;
+            continue;
+        }
+        if (strcmp(x->id, id) == 0) found = x;
+    }
+    if (found && found->busy) {
+        rc = MU_ERR(err, MU_ESESSION_LOCKED, "Session %s is locked by a concurrent client", id);
+    } else if (found == NULL && check) {
+        rc = MU_ERR(err, MU_ESESSION_NOT_FOUND, "Session %s not found", id);
+    } else if (found == NULL && free_slot == NULL) {
+        rc = MU_ERR(err, MU_EBUSY, "too many sessions (%d)", SERVER_SESSIONS_MAX);
+    } else if (found == NULL) {
+        found = free_slot;
+        snprintf(found->id, sizeof(found->id), "%s", id);
+        sql_session_init(&found->sql);
+    }
+    if (rc == 0) {
+        found->busy = true;
+        found->expires_ms = now + 60000;
+        *out = found->sql;
+        *slot_out = found;
+    }
+    pthread_mutex_unlock(&st->sessions_lock);
+    return rc;
+}
+
+static void session_release(server_query_state *st, server_session *slot, const sql_session *s,
+                            uint64_t timeout_s) {
+    pthread_mutex_lock(&st->sessions_lock);
+    slot->sql = *s;
+    slot->busy = false;
+    slot->expires_ms = mu_clock_mono_ms() + (int64_t)timeout_s * 1000;
+    pthread_mutex_unlock(&st->sessions_lock);
+}
+
 int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     server_query_state *state = ctx;
     storage *engine_storage = atomic_load(&state->storage);
@@ -152,7 +201,24 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     mu_err qerr;
     memset(&qerr, 0, sizeof(qerr));
     int rc = 0;
-    if (query_param(req, "database", &value, &qerr, &rc))
+    server_session *session_slot = NULL;
+    uint64_t session_timeout_s = 60;
+    if (query_param(req, "session_id", &value, &qerr, &rc) && value.length_bytes > 0) {
+        char id[SERVER_SESSION_ID_BYTES + 1];
+        snprintf(id, sizeof(id), "%s", (char *)value.data);
+        bool check = false;
+        if (query_param(req, "session_check", &value, &qerr, &rc)) check = strcmp((char *)value.data, "1") == 0;
+        if (rc == 0 && query_param(req, "session_timeout", &value, &qerr, &rc)) {
+            char *end;
+            unsigned long long t = strtoull((char *)value.data, &end, 10);
+            if (*end != 0 || t > 3600)
+                rc = MU_ERR(&qerr, MU_EINVAL, "session_timeout must be a number of seconds up to 3600");
+            else
+                session_timeout_s = t;
+        }
+        if (rc == 0) rc = session_acquire(state, id, check, &session_slot, &session, &qerr);
+    }
+    if (rc == 0 && query_param(req, "database", &value, &qerr, &rc))
         snprintf(session.database, sizeof(session.database), "%s", (char *)value.data);
     if (rc == 0 && query_param(req, "default_format", &value, &qerr, &rc))
         snprintf(default_format, sizeof(default_format), "%s", (char *)value.data);
@@ -225,6 +291,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.default_format = default_format[0] ? default_format : NULL;
         io.params = &params;
         io.readonly = is_get;
+        io.has_session = session_slot != NULL;
         rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);
         snprintf(query_id_used, sizeof(query_id_used), "%s", io.query_id_out);
         /* Unread body bytes (a failed INSERT) are drained so the connection
@@ -256,6 +323,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     } else {
         out = http_response_end(req, err);
     }
+    if (session_slot) session_release(state, session_slot, &session, session_timeout_s);
     for (uint32_t i = 0; i < param_count; i++) {
         free(param_names[i]);
         free(param_values[i]);

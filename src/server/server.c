@@ -141,6 +141,7 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     server__http_options(cfg, &opt);
     static server_query_state query;
     memset(&query, 0, sizeof(query));
+    pthread_mutex_init(&query.sessions_lock, NULL);
     if (gethostname(query.hostname, sizeof(query.hostname) - 1) != 0)
         snprintf(query.hostname, sizeof(query.hostname), "localhost");
     query.engine.version = MUSCLES_VERSION;

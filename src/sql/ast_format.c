@@ -499,8 +499,8 @@ static void put_select(fmt *f, const sql_node *n) {
     if (n->select.group_by.count > 0) {
         put(f, " GROUP BY ");
         put_list(f, &n->select.group_by);
-        if (n->select.with_totals) put(f, " WITH TOTALS");
     }
+    if (n->select.with_totals) put(f, " WITH TOTALS");
     put_keyword_expr(f, " HAVING ", n->select.having);
     put_keyword_list(f, " ORDER BY ", &n->select.order_by);
     put_limits(f, n);

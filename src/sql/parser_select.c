@@ -235,11 +235,13 @@ static int select_tail(sql_parser *p, sql_node *s) {
     if (rc == 0 && sql__accept_kw(p, "GROUP")) {
         rc = sql__expect_kw(p, "BY");
         if (rc == 0) rc = sql__expr_list(p, false, &s->select.group_by);
-        if (rc == 0 && sql__is_kw(p, "WITH") && sql__peek_is(p, SQL_TOK_WORD, "TOTALS")) {
-            sql__advance(p);
-            sql__advance(p);
-            s->select.with_totals = true;
-        }
+    }
+    /* WITH TOTALS also stands without GROUP BY (totals of an aggregation
+     * over the whole input), as in ClickHouse. */
+    if (rc == 0 && sql__is_kw(p, "WITH") && sql__peek_is(p, SQL_TOK_WORD, "TOTALS")) {
+        sql__advance(p);
+        sql__advance(p);
+        s->select.with_totals = true;
     }
     if (rc == 0 && sql__accept_kw(p, "HAVING")) rc = sql__expr(p, &s->select.having);
     if (rc == 0 && sql__accept_kw(p, "ORDER")) {

@@ -126,6 +126,8 @@ struct sql_operator {
     const ty_type **types;
     const char **names;
     const char **qualifiers;
+    /* Columns `SELECT *` leaves out (MATERIALIZED, ALIAS, hidden keys). */
+    bool *no_star;
 };
 
 int sql__op_init(sql_operator *op, sql_query *q, const sql_operator_vt *vt, uint32_t column_count,
@@ -201,12 +203,20 @@ int sql__op_union(sql_query *q, sql_operator **inputs_take, uint32_t count, sql_
 typedef enum sql_join_type {
     SQL__JOIN_INNER, SQL__JOIN_LEFT, SQL__JOIN_RIGHT, SQL__JOIN_FULL, SQL__JOIN_CROSS,
 } sql_join_type;
+typedef enum sql_join_strictness {
+    SQL__JOIN_ALL, /* every matching pair */
+    SQL__JOIN_ANY, /* the first matching right row of each left row */
+    SQL__JOIN_SEMI, /* LEFT SEMI: left rows with a match (with their first match) */
+    SQL__JOIN_ANTI, /* LEFT ANTI: left rows without a match */
+} sql_join_strictness;
 /* Hash join on left_keys[i] == right_keys[i] (column indexes of equal
  * types); output = every left column then every right column. Rows
  * without a match get default values (join_use_nulls = 0); with
- * coalesce_keys (USING) a left key of a right-only row is the right key. */
+ * coalesce_keys (USING) a left key of a right-only row is the right key.
+ * use_nulls (join_use_nulls = 1): the columns of the side that may be
+ * missing are Nullable and NULL there. */
 int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join_type type,
-                 const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
+                 sql_join_strictness strictness, bool use_nulls, const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
                  bool coalesce_keys, sql_operator **out, mu_err *err);
 /* ARRAY JOIN / arrayJoin: unfolds Array column `column`; output has the
  * element in place of the array. */

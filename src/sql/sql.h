@@ -385,6 +385,7 @@ typedef struct sql_io {
     const char *default_format;      /* NULL: TabSeparated */
     const sql_query_params *params;
     bool readonly;                   /* only statements that change nothing (HTTP GET) */
+    bool has_session;                /* SET and USE need one (THERE_IS_NO_SESSION) */
     const char *query_id;            /* NULL or "": a random UUID is assigned */
     const char *user;                /* NULL: "default" */
     char query_id_out[64];           /* the query's id, filled by sql_execute */

@@ -120,9 +120,6 @@ static int ddl_columns(sql_query *q, const sql_node *stmt, catalog_column **out,
             return MU_ERR(err, MU_ENOT_SUPPORTED, "EPHEMERAL columns are not supported yet");
         default: cc->default_kind = CATALOG_DEFAULT_NONE; break;
         }
-        if (cc->default_kind == CATALOG_DEFAULT_ALIAS)
-            return MU_ERR(err, MU_ENOT_SUPPORTED, "ALIAS columns are not supported yet (column %s)",
-                          cc->name);
         rc = ddl_text(q, c->column_def.default_expr, &cc->default_expression, err);
         if (rc == 0) rc = ddl_codec_text(q, c->column_def.codec, &cc->codec, err);
         if (rc != 0) return rc;

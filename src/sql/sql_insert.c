@@ -23,6 +23,14 @@ typedef struct insert_target {
     const char *token;
 } insert_target;
 
+/* The catalog definition of stored column k of the table. */
+static const catalog_column *insert_column_def(const insert_target *tg, uint32_t k) {
+    const char *name = table_column_name(tg->t, k);
+    for (uint32_t c = 0; c < tg->def->def.column_count; c++)
+        if (strcmp(tg->def->def.columns[c].name, name) == 0) return &tg->def->def.columns[c];
+    return NULL;
+}
+
 static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu_err *err) {
     memset(tg, 0, sizeof(*tg));
     char db[256], name[256];
@@ -49,7 +57,7 @@ static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu
                 if (strlen(tn) == cn.length && memcmp(tn, cn.ptr, cn.length) == 0) break;
             }
             if (k == n)
-                return MU_ERR(err, MU_EUNKNOWN_COLUMN, "No such column %.*s in table %s.%s",
+                return MU_ERR(err, MU_EUNKNOWN_IDENTIFIER, "No such column %.*s in table %s.%s",
                               (int)cn.length, cn.ptr, db, name);
             for (uint32_t j = 0; j < tg->column_count; j++)
                 if (tg->columns[j] == k)
@@ -58,9 +66,11 @@ static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu
             tg->columns[tg->column_count++] = k;
         }
     } else {
-        for (uint32_t k = 0; k < n; k++)
-            if (tg->def->def.columns[k].default_kind != CATALOG_DEFAULT_MATERIALIZED)
+        for (uint32_t k = 0; k < n; k++) {
+            const catalog_column *cc = insert_column_def(tg, k);
+            if (cc && cc->default_kind != CATALOG_DEFAULT_MATERIALIZED)
                 tg->columns[tg->column_count++] = k;
+        }
     }
     const char *tok = sql_session_get(q->session, "insert_deduplication_token");
     tg->token = tok && tok[0] ? tok : NULL;
@@ -97,8 +107,9 @@ static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err 
     fake.qualifiers = quals;
     uint32_t given = b->column_count;
     for (uint32_t k = 0; k < n; k++) {
-        const catalog_column *cc = &tg->def->def.columns[k];
-        if (cc->default_kind != CATALOG_DEFAULT_DEFAULT && cc->default_kind != CATALOG_DEFAULT_MATERIALIZED)
+        const catalog_column *cc = insert_column_def(tg, k);
+        if (cc == NULL || (cc->default_kind != CATALOG_DEFAULT_DEFAULT &&
+                           cc->default_kind != CATALOG_DEFAULT_MATERIALIZED))
             continue;
         bool present = false;
         for (uint32_t i = 0; i < tg->column_count; i++) present |= tg->columns[i] == k;

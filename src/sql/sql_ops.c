@@ -53,7 +53,8 @@ int sql__op_init(sql_operator *op, sql_query *q, const sql_operator_vt *vt, uint
     op->types = mu_arena_calloc(q->arena, n, sizeof(*op->types), err);
     op->names = mu_arena_calloc(q->arena, n, sizeof(*op->names), err);
     op->qualifiers = mu_arena_calloc(q->arena, n, sizeof(*op->qualifiers), err);
-    if (!op->types || !op->names || !op->qualifiers) return err->code;
+    op->no_star = mu_arena_calloc(q->arena, n, sizeof(*op->no_star), err);
+    if (!op->types || !op->names || !op->qualifiers || !op->no_star) return err->code;
     return 0;
 }
 
@@ -539,6 +540,7 @@ static void op_copy_schema(sql_operator *dst, const sql_operator *src) {
         dst->types[i] = src->types[i];
         dst->names[i] = src->names[i];
         dst->qualifiers[i] = src->qualifiers[i];
+        dst->no_star[i] = src->no_star[i];
     }
 }
 
@@ -641,6 +643,7 @@ int sql__op_project(sql_query *q, sql_operator *input, exec_expr **exprs, const 
         p->base.names[i] = names[i];
         if (exprs[i]->kind == EXEC_EXPR_INPUT) {
             p->base.qualifiers[i] = input->qualifiers[exprs[i]->input_index];
+            p->base.no_star[i] = input->no_star[exprs[i]->input_index];
         }
     }
     *out = &p->base;

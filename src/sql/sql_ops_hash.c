@@ -215,6 +215,9 @@ static int op_agg_next(sql_operator *op, sql_chunk **out, mu_err *err) {
 int sql__op_aggregate_totals(sql_operator *aggregate, sql_chunk **out, mu_err *err) {
     op_agg *a = (op_agg *)aggregate;
     *out = NULL;
+    if (!a->with_totals) return 0;
+    if (a->key_count == 0) /* totals of the single row are the row itself */
+        return agg_finalize_rows(a, 0, 1, agg_group_states(a, 0), out, err);
     if (a->totals == NULL) return 0;
     return agg_finalize_rows(a, 0, 1, a->totals, out, err);
 }
@@ -259,6 +262,7 @@ int sql__op_aggregate(sql_query *q, sql_operator *input, exec_expr **keys, const
     a->key_count = key_count;
     a->aggs = aggs;
     a->agg_count = agg_count;
+    a->with_totals = with_totals;
     int rc = sql__op_init(&a->base, q, &op_agg_vt, key_count + agg_count, err);
     if (rc == 0) rc = sql__keymap_init(&a->map, err);
     if (rc != 0) {
@@ -435,6 +439,7 @@ static int distinct_create(sql_query *q, sql_operator *input, uint32_t key_count
         d->base.types[i] = input->types[i];
         d->base.names[i] = input->names[i];
         d->base.qualifiers[i] = input->qualifiers[i];
+        d->base.no_star[i] = input->no_star[i];
     }
     *out = &d->base;
     return 0;
@@ -469,6 +474,8 @@ typedef struct op_join {
     bool left_done;
     bool tail_done;
     bool coalesce_keys;       /* USING: a missing left row takes the right key */
+    sql_join_strictness strictness;
+    bool use_nulls;
 } op_join;
 
 static int join_build(op_join *j, mu_err *err) {
@@ -521,6 +528,8 @@ static int join_emit(op_join *j, const sql_chunk *in, const uint32_t *lrows,
     uint32_t lc = j->left->column_count, rcn = j->right->column_count;
     sql_chunk *c;
     int rc = sql__chunk_create(lc + rcn, n, &c, err);
+    uint8_t *valid = malloc((n + 7) / 8 + 1);
+    if (valid == NULL) rc = MU_ERR(err, MU_ENOMEM, "out of memory for a join");
     for (uint32_t i = 0; i < lc && rc == 0; i++) {
         ty_column *col;
         rc = ty_column_create(j->left->types[i], j->base.q->ctx.tracker, &col, err);
@@ -538,6 +547,13 @@ static int join_emit(op_join *j, const sql_chunk *in, const uint32_t *lrows,
                 rc = ty_column_append_from(col, in->columns[i], lrows[k], err);
             }
         }
+        if (rc == 0 && !ty_type_equal(j->base.types[i], j->left->types[i])) {
+            memset(valid, 0, (n + 7) / 8 + 1);
+            for (uint32_t k = 0; k < n; k++)
+                if (lrows[k] != UINT32_MAX && in != NULL) valid[k >> 3] |= (uint8_t)(1u << (k & 7));
+                else if (right_key && rrows[k] != UINT32_MAX) valid[k >> 3] |= (uint8_t)(1u << (k & 7));
+            rc = ty_column_make_nullable(col, j->base.types[i], valid, err);
+        }
         if (rc == 0) sql__chunk_set(c, i, col, true);
         else ty_column_destroy(col);
     }
@@ -548,9 +564,16 @@ static int join_emit(op_join *j, const sql_chunk *in, const uint32_t *lrows,
             if (rrows[k] == UINT32_MAX) rc = ty_column_append_default(col, err);
             else rc = ty_column_append_from(col, j->rcols[i], rrows[k], err);
         }
+        if (rc == 0 && !ty_type_equal(j->base.types[lc + i], j->right->types[i])) {
+            memset(valid, 0, (n + 7) / 8 + 1);
+            for (uint32_t k = 0; k < n; k++)
+                if (rrows[k] != UINT32_MAX) valid[k >> 3] |= (uint8_t)(1u << (k & 7));
+            rc = ty_column_make_nullable(col, j->base.types[lc + i], valid, err);
+        }
         if (rc == 0) sql__chunk_set(c, lc + i, col, true);
         else ty_column_destroy(col);
     }
+    free(valid);
     if (rc != 0) {
         sql__chunk_free(c);
         return rc;
@@ -619,8 +642,15 @@ static int op_join_next(sql_operator *op, sql_chunk **out, mu_err *err) {
             }
             if (rc != 0) break;
             if (g == UINT32_MAX) {
-                if (j->type == SQL__JOIN_LEFT || j->type == SQL__JOIN_FULL)
+                if (j->type == SQL__JOIN_LEFT || j->type == SQL__JOIN_FULL ||
+                    j->strictness == SQL__JOIN_ANTI)
                     rc = join_pairs_push(&pairs, l, UINT32_MAX, err);
+                continue;
+            }
+            if (j->strictness == SQL__JOIN_ANTI) continue;
+            if (j->strictness != SQL__JOIN_ALL) { /* ANY, SEMI: the first match */
+                j->matched[j->first[g]] = 1;
+                rc = join_pairs_push(&pairs, l, j->first[g], err);
                 continue;
             }
             for (uint32_t r = j->first[g]; r != UINT32_MAX && rc == 0; r = j->next_row[r]) {
@@ -665,8 +695,9 @@ static void op_join_destroy(sql_operator *op) {
 static const sql_operator_vt op_join_vt = {op_join_next, op_join_destroy};
 
 int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join_type type,
-                 const uint32_t *left_keys, const uint32_t *right_keys, uint32_t key_count,
-                 bool coalesce_keys, sql_operator **out, mu_err *err) {
+                 sql_join_strictness strictness, bool use_nulls, const uint32_t *left_keys,
+                 const uint32_t *right_keys, uint32_t key_count, bool coalesce_keys,
+                 sql_operator **out, mu_err *err) {
     op_join *j = calloc(1, sizeof(*j));
     if (j == NULL || key_count > 64) {
         free(j);
@@ -681,6 +712,8 @@ int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join
     j->type = type;
     j->key_count = key_count;
     j->coalesce_keys = coalesce_keys;
+    j->strictness = strictness;
+    j->use_nulls = use_nulls;
     j->left_keys = mu_arena_calloc(q->arena, key_count + 1, sizeof(uint32_t), err);
     j->right_keys = mu_arena_calloc(q->arena, key_count + 1, sizeof(uint32_t), err);
     int rc = (j->left_keys && j->right_keys) ? 0 : err->code;
@@ -694,15 +727,27 @@ int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join
         op_join_destroy(&j->base);
         return rc;
     }
-    for (uint32_t i = 0; i < left->column_count; i++) {
+    bool left_may_miss = use_nulls && (type == SQL__JOIN_RIGHT || type == SQL__JOIN_FULL);
+    bool right_may_miss = use_nulls && (type == SQL__JOIN_LEFT || type == SQL__JOIN_FULL ||
+                                        strictness == SQL__JOIN_ANTI);
+    for (uint32_t i = 0; i < left->column_count && rc == 0; i++) {
         j->base.types[i] = left->types[i];
+        if (left_may_miss) rc = exec_type_make_nullable(left->types[i], q->arena, &j->base.types[i], err);
         j->base.names[i] = left->names[i];
         j->base.qualifiers[i] = left->qualifiers[i];
+        j->base.no_star[i] = left->no_star[i];
     }
-    for (uint32_t i = 0; i < right->column_count; i++) {
+    for (uint32_t i = 0; i < right->column_count && rc == 0; i++) {
         j->base.types[left->column_count + i] = right->types[i];
+        if (right_may_miss)
+            rc = exec_type_make_nullable(right->types[i], q->arena, &j->base.types[left->column_count + i], err);
         j->base.names[left->column_count + i] = right->names[i];
         j->base.qualifiers[left->column_count + i] = right->qualifiers[i];
+        j->base.no_star[left->column_count + i] = right->no_star[i];
+    }
+    if (rc != 0) {
+        op_join_destroy(&j->base);
+        return rc;
     }
     *out = &j->base;
     return 0;

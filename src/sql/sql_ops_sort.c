@@ -151,6 +151,7 @@ int sql__op_sort(sql_query *q, sql_operator *input, const sql_sort_key *keys, ui
         s->base.types[i] = input->types[i];
         s->base.names[i] = input->names[i];
         s->base.qualifiers[i] = input->qualifiers[i];
+        s->base.no_star[i] = input->no_star[i];
     }
     *out = &s->base;
     return 0;
@@ -262,6 +263,7 @@ int sql__op_array_join(sql_query *q, sql_operator *input, uint32_t column, bool 
         a->base.types[i] = i == column ? input->types[i]->child : input->types[i];
         a->base.names[i] = input->names[i];
         a->base.qualifiers[i] = input->qualifiers[i];
+        a->base.no_star[i] = input->no_star[i];
     }
     *out = &a->base;
     return 0;

@@ -217,14 +217,19 @@ static int run_statement(sql_query *q, const sql_node *stmt, const char *text, s
             int rc = run_apply_settings(q, &stmt->query.selects.items[i]->select.settings, &local, err);
             if (rc != 0) return rc;
         }
+        /* SETTINGS of the query apply to it only. */
+        sql_session *outer = q->session;
+        q->session = &local;
         sql_operator *op;
         int rc = sql__plan_query(q, stmt, &op, err);
-        if (rc != 0) return rc;
-        snprintf(format, sizeof(format), "%.*s",
-                 (int)(stmt->query.format.ptr ? stmt->query.format.length : strlen(default_format)),
-                 stmt->query.format.ptr ? stmt->query.format.ptr : default_format);
-        rc = sql__emit(q, op, format, io, err);
-        sql__op_destroy(op);
+        if (rc == 0) {
+            snprintf(format, sizeof(format), "%.*s",
+                     (int)(stmt->query.format.ptr ? stmt->query.format.length : strlen(default_format)),
+                     stmt->query.format.ptr ? stmt->query.format.ptr : default_format);
+            rc = sql__emit(q, op, format, io, err);
+            sql__op_destroy(op);
+        }
+        q->session = outer;
         return rc;
     }
     case SQL_SHOW_DATABASES:
@@ -242,8 +247,15 @@ static int run_statement(sql_query *q, const sql_node *stmt, const char *text, s
         sql__op_destroy(op);
         return rc;
     }
-    case SQL_SET: return run_apply_settings(q, &stmt->set.settings, q->session, err);
-    case SQL_USE: return run_use(q, stmt, err);
+    case SQL_SET:
+    case SQL_USE:
+        /* Without a session there is nothing for them to change, and
+         * ClickHouse says so rather than ignoring them. */
+        if (!io->has_session)
+            return MU_ERR(err, MU_ENO_SESSION, "There is no session or session context has "
+                          "expired (SET and USE need session_id)");
+        if (stmt->kind == SQL_SET) return run_apply_settings(q, &stmt->set.settings, q->session, err);
+        return run_use(q, stmt, err);
     case SQL_INSERT: return sql__run_insert(q, stmt, text, text_bytes, io, err);
     case SQL_SYSTEM_FLUSH_TABLE: return run_flush_table(q, stmt, err);
     case SQL_SYSTEM_FLUSH_LOGS: return 0; /* query_log is written synchronously */

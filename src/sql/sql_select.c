@@ -41,6 +41,9 @@ static void select_qualify(sql_operator *op, const char *qualifier) {
 /* ---- FROM ------------------------------------------------------------------- */
 
 static int select_plan_from(sql_query *q, const sql_node *from, sql_operator **out, mu_err *err);
+static int select_extend_ex(sql_query *q, sql_operator **op, exec_expr **extra,
+                            uint32_t extra_count, const char *const *extra_names,
+                            bool extra_no_star, mu_err *err);
 
 static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out, mu_err *err) {
     if (t->table.database.ptr == NULL) {
@@ -77,15 +80,26 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
         }
         if (rc != 0) return rc;
         table *tb = storage_table_get(ref);
+        const catalog_table *def = storage_table_definition(ref);
         uint32_t n = table_column_count(tb);
         uint32_t *cols = mu_arena_calloc(q->arena, n ? n : 1, sizeof(*cols), err);
         if (cols == NULL) {
             storage_table_release(ref);
             return err->code;
         }
+        /* ALIAS columns are computed from stored ones: a query naming one
+         * reads every column. */
+        bool read_all = q->needed_all;
+        uint32_t alias_count = 0;
+        for (uint32_t c = 0; c < def->def.column_count; c++) {
+            if (def->def.columns[c].default_kind != CATALOG_DEFAULT_ALIAS) continue;
+            alias_count++;
+            for (uint32_t k = 0; k < q->needed_count; k++)
+                if (strcmp(q->needed[k], def->def.columns[c].name) == 0) read_all = true;
+        }
         uint32_t used = 0;
         for (uint32_t i = 0; i < n; i++) {
-            bool keep = q->needed_all;
+            bool keep = read_all;
             for (uint32_t k = 0; k < q->needed_count && !keep; k++)
                 keep = strcmp(q->needed[k], table_column_name(tb, i)) == 0;
             if (keep) cols[used++] = i;
@@ -104,6 +118,43 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
             cols[used++] = best;
         }
         rc = sql__op_table_scan(q, ref, cols, used, out, err);
+        if (rc != 0) return rc;
+        const char *qual = t->alias.ptr ? select_strdup(q, t->alias, err) : name;
+        select_qualify(*out, qual);
+        /* MATERIALIZED columns are not part of SELECT *. */
+        for (uint32_t i = 0; i < (*out)->column_count; i++)
+            for (uint32_t c = 0; c < def->def.column_count; c++)
+                if (def->def.columns[c].default_kind == CATALOG_DEFAULT_MATERIALIZED &&
+                    strcmp(def->def.columns[c].name, (*out)->names[i]) == 0)
+                    (*out)->no_star[i] = true;
+        if (alias_count > 0 && read_all) {
+            exec_expr **exprs = mu_arena_calloc(q->arena, alias_count, sizeof(*exprs), err);
+            const char **names = mu_arena_calloc(q->arena, alias_count, sizeof(*names), err);
+            if (exprs == NULL || names == NULL) return err->code;
+            uint32_t k = 0;
+            for (uint32_t c = 0; c < def->def.column_count && rc == 0; c++) {
+                const catalog_column *cc = &def->def.columns[c];
+                if (cc->default_kind != CATALOG_DEFAULT_ALIAS) continue;
+                sql_node *expr;
+                rc = sql_parse_expr(cc->default_expression, strlen(cc->default_expression), q->arena,
+                                    NULL, &expr, err);
+                sql_scope s = {.input = *out, .clause = "an ALIAS column"};
+                if (rc == 0) rc = sql__bind_expr(q, &s, expr, &exprs[k], err);
+                const ty_type *want = def->column_types[c];
+                if (rc == 0 && !ty_type_equal(exprs[k]->type, want))
+                    rc = exec_expr_cast(&q->builder, exprs[k], want, &exprs[k], err);
+                names[k++] = cc->name;
+            }
+            if (rc == 0) rc = select_extend_ex(q, out, exprs, alias_count, names, true, err);
+            if (rc != 0) {
+                sql__op_destroy(*out); /* NULL when the extension took it */
+                *out = NULL;
+                return rc;
+            }
+            for (uint32_t i = (*out)->column_count - alias_count; i < (*out)->column_count; i++)
+                (*out)->qualifiers[i] = qual;
+        }
+        return 0;
     }
     if (rc != 0) return rc;
     const char *qual = t->alias.ptr ? select_strdup(q, t->alias, err) : name;
@@ -121,8 +172,9 @@ static bool select_op_find(const sql_operator *op, const char *name, uint32_t *i
 }
 
 /* Appends computed columns to op (keeps its columns first). */
-static int select_extend(sql_query *q, sql_operator **op, exec_expr **extra, uint32_t extra_count,
-                         const char *const *extra_names, mu_err *err) {
+static int select_extend_ex(sql_query *q, sql_operator **op, exec_expr **extra,
+                            uint32_t extra_count, const char *const *extra_names,
+                            bool extra_no_star, mu_err *err) {
     if (extra_count == 0) return 0;
     sql_operator *in = *op;
     uint32_t n = in->column_count + extra_count;
@@ -139,17 +191,28 @@ static int select_extend(sql_query *q, sql_operator **op, exec_expr **extra, uin
         names[in->column_count + i] = extra_names[i];
     }
     const char **quals = mu_arena_calloc(q->arena, n, sizeof(*quals), err);
-    if (quals == NULL) return err->code;
+    bool *no_star = mu_arena_calloc(q->arena, n, sizeof(*no_star), err);
+    if (quals == NULL || no_star == NULL) return err->code;
     memcpy(quals, in->qualifiers, in->column_count * sizeof(*quals));
+    memcpy(no_star, in->no_star, in->column_count * sizeof(*no_star));
+    for (uint32_t i = in->column_count; i < n; i++) no_star[i] = extra_no_star;
     sql_operator *p;
     int rc = sql__op_project(q, in, exprs, names, n, &p, err);
     *op = NULL;
     if (rc != 0) return rc;
     /* Input columns keep their qualifiers (and LowCardinality input stays
      * materialised by the projection). */
-    for (uint32_t i = 0; i < in->column_count; i++) p->qualifiers[i] = quals[i];
+    for (uint32_t i = 0; i < n; i++) {
+        p->qualifiers[i] = i < in->column_count ? quals[i] : NULL;
+        p->no_star[i] = no_star[i];
+    }
     *op = p;
     return 0;
+}
+
+static int select_extend(sql_query *q, sql_operator **op, exec_expr **extra, uint32_t extra_count,
+                         const char *const *extra_names, mu_err *err) {
+    return select_extend_ex(q, op, extra, extra_count, extra_names, true, err);
 }
 
 /* Splits ON into equalities left = right (other conditions fail). */
@@ -157,6 +220,9 @@ typedef struct join_keys {
     const sql_node **left;
     const sql_node **right;
     uint32_t count;
+    bool filter_allowed;
+    const sql_node **filters;
+    uint32_t filter_count;
 } join_keys;
 
 /* 1 = resolves only in left, 2 = only right, 3 = both / neither, 0 = no columns. */
@@ -209,6 +275,16 @@ static int select_collect_on(sql_query *q, const sql_node *on, const sql_operato
         int rc = select_collect_on(q, on->binary.left, l, r, keys, err);
         return rc != 0 ? rc : select_collect_on(q, on->binary.right, l, r, keys, err);
     }
+    if (keys->filter_allowed && !(on->kind == SQL_BINARY && on->binary.op == SQL_OP_EQ &&
+                                  ((select_side(on->binary.left, l, r) == 1 &&
+                                    select_side(on->binary.right, l, r) == 2) ||
+                                   (select_side(on->binary.left, l, r) == 2 &&
+                                    select_side(on->binary.right, l, r) == 1)))) {
+        /* INNER JOIN: a condition that is not a key equality filters the
+         * joined rows, which is what it means there. */
+        keys->filters[keys->filter_count++] = on;
+        return 0;
+    }
     if (on->kind == SQL_BINARY && on->binary.op == SQL_OP_EQ) {
         unsigned a = select_side(on->binary.left, l, r), b = select_side(on->binary.right, l, r);
         const sql_node *ln = NULL, *rn = NULL;
@@ -256,7 +332,7 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
                 const char *nm;
                 rc = sql__bind_expr(q, &s, e, &x, err);
                 if (rc == 0) rc = select_name(q, e, &nm, err);
-                if (rc == 0) rc = select_extend(q, &left, &x, 1, &nm, err);
+                if (rc == 0) rc = select_extend_ex(q, &left, &x, 1, &nm, false, err);
                 col = left ? left->column_count - 1 : 0;
             }
             if (rc == 0) rc = sql__op_array_join(q, left, col, j->join.kind == SQL_JOIN_LEFT_ARRAY,
@@ -283,14 +359,21 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
     case SQL_JOIN_CROSS: case SQL_JOIN_COMMA: type = SQL__JOIN_CROSS; break;
     default: type = SQL__JOIN_INNER; break;
     }
-    if (j->join.strictness != SQL_STRICT_NONE && j->join.strictness != SQL_STRICT_ALL) {
-        rc = MU_ERR(err, MU_ENOT_SUPPORTED, "ANY/SEMI/ANTI/ASOF joins are not supported yet");
-    }
+    sql_join_strictness strict = SQL__JOIN_ALL;
+    if (j->join.strictness == SQL_STRICT_ANY) strict = SQL__JOIN_ANY;
+    else if (j->join.strictness == SQL_STRICT_SEMI) strict = SQL__JOIN_SEMI;
+    else if (j->join.strictness == SQL_STRICT_ANTI) strict = SQL__JOIN_ANTI;
+    else if (j->join.strictness == SQL_STRICT_ASOF)
+        rc = MU_ERR(err, MU_ENOT_SUPPORTED, "ASOF joins are not supported yet");
+    if (rc == 0 && (strict == SQL__JOIN_SEMI || strict == SQL__JOIN_ANTI) &&
+        type != SQL__JOIN_LEFT && type != SQL__JOIN_INNER)
+        rc = MU_ERR(err, MU_ENOT_SUPPORTED, "SEMI and ANTI joins are supported as LEFT joins only");
+    join_keys keys = {0};
+    keys.filter_allowed = type == SQL__JOIN_INNER && strict == SQL__JOIN_ALL;
     uint32_t nkeys = 0;
-    uint32_t *lk = NULL, *rk = NULL;
+    uint32_t *lk = NULL, *rk = NULL, *rk_visible = NULL;
     bool using_keys = j->join.using_list.count > 0;
     if (rc == 0 && type != SQL__JOIN_CROSS) {
-        join_keys keys = {0};
         size_t max = using_keys ? j->join.using_list.count
                                 : (j->join.on ? (size_t)select_count_conjuncts(j->join.on) : 0);
         if (max == 0) {
@@ -298,6 +381,8 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
         } else {
             keys.left = mu_arena_calloc(q->arena, max, sizeof(*keys.left), err);
             keys.right = mu_arena_calloc(q->arena, max, sizeof(*keys.right), err);
+            keys.filters = mu_arena_calloc(q->arena, max, sizeof(*keys.filters), err);
+            if (keys.filters == NULL) rc = err->code;
             lk = mu_arena_calloc(q->arena, max, sizeof(*lk), err);
             rk = mu_arena_calloc(q->arena, max, sizeof(*rk), err);
             if (!keys.left || !keys.right || !lk || !rk) rc = err->code;
@@ -311,6 +396,35 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
                                 nm ? nm : "?");
             }
             nkeys = (uint32_t)max;
+            rk_visible = mu_arena_calloc(q->arena, nkeys + 1, sizeof(*rk_visible), err);
+            if (rk_visible == NULL) rc = err->code;
+            else memcpy(rk_visible, rk, nkeys * sizeof(*rk));
+            /* Keys of different types are compared in their common type:
+             * cast copies become hidden key columns on each side. */
+            for (uint32_t i = 0; i < nkeys && rc == 0; i++) {
+                const ty_type *lt = left->types[lk[i]], *rt = right->types[rk[i]];
+                if (ty_type_equal(lt, rt)) continue;
+                const ty_type *both[2] = {lt, rt}, *st;
+                exec_expr *lx, *rx;
+                char *hidden = mu_arena_alloc(q->arena, 24, err);
+                if (hidden == NULL) {
+                    rc = err->code;
+                    break;
+                }
+                snprintf(hidden, 24, SELECT_HIDDEN_PREFIX "ukey%u", i);
+                const char *hn = hidden;
+                rc = exec_type_supertype(both, 2, q->arena, &st, err);
+                if (rc == 0) rc = exec_expr_input(&q->builder, lk[i], lt, &lx, err);
+                if (rc == 0 && !ty_type_equal(lt, st)) rc = exec_expr_cast(&q->builder, lx, st, &lx, err);
+                if (rc == 0) rc = exec_expr_input(&q->builder, rk[i], rt, &rx, err);
+                if (rc == 0 && !ty_type_equal(rt, st)) rc = exec_expr_cast(&q->builder, rx, st, &rx, err);
+                if (rc == 0) rc = select_extend(q, &left, &lx, 1, &hn, err);
+                if (rc == 0) rc = select_extend(q, &right, &rx, 1, &hn, err);
+                if (rc == 0) {
+                    lk[i] = left->column_count - 1;
+                    rk[i] = right->column_count - 1;
+                }
+            }
         } else if (rc == 0) {
             rc = select_collect_on(q, j->join.on, left, right, &keys, err);
             nkeys = keys.count;
@@ -350,16 +464,37 @@ static int select_plan_join(sql_query *q, const sql_node *j, sql_operator **out,
         sql__op_destroy(right);
         return rc;
     }
+    if (rc == 0 && type != SQL__JOIN_CROSS && !using_keys && nkeys == 0)
+        rc = MU_ERR(err, MU_EINVALID_JOIN_ON, "Cannot get JOIN keys from JOIN ON section: no "
+                    "equality between a column of each side");
+    if (rc != 0) {
+        sql__op_destroy(left);
+        sql__op_destroy(right);
+        return rc;
+    }
+    const char *use_nulls = sql_session_get(q->session, "join_use_nulls");
+    bool nulls = use_nulls && strcmp(use_nulls, "1") == 0;
     uint32_t lcount = left->column_count;
-    rc = sql__op_join(q, left, right, type, lk, rk, nkeys, using_keys, out, err);
+    rc = sql__op_join(q, left, right, type, strict, nulls, lk, rk, nkeys, using_keys, out, err);
     if (rc != 0) return rc;
+    for (uint32_t f = 0; f < keys.filter_count; f++) {
+        sql_scope fs = {.input = *out, .clause = "JOIN ON"};
+        exec_expr *pred;
+        rc = sql__bind_expr(q, &fs, keys.filters[f], &pred, err);
+        if (rc == 0) rc = sql__op_filter(q, *out, pred, out, err);
+        if (rc != 0) {
+            if (*out) sql__op_destroy(*out);
+            *out = NULL;
+            return rc;
+        }
+    }
     if (using_keys) {
         /* USING: one column per key (the right copy is hidden). */
         for (uint32_t i = 0; i < nkeys; i++) {
             char *hidden = mu_arena_alloc(q->arena, 24, err);
             if (hidden == NULL) return err->code;
             snprintf(hidden, 24, SELECT_HIDDEN_PREFIX "using%u", i);
-            (*out)->names[lcount + rk[i]] = hidden;
+            (*out)->names[lcount + rk_visible[i]] = hidden;
         }
     }
     return 0;
@@ -788,7 +923,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
                 qual = select_strdup(q, qn->ident.parts[qn->ident.count - 1], err);
             }
             for (uint32_t k = 0; k < op->column_count; k++) {
-                if (select_is_hidden(op->names[k])) continue;
+                if (select_is_hidden(op->names[k]) || op->no_star[k]) continue;
                 if (qual && (op->qualifiers[k] == NULL || strcmp(op->qualifiers[k], qual) != 0))
                     continue;
                 exec_expr *e;
@@ -997,8 +1132,8 @@ static int select_plan_query(sql_query *q, const sql_node *query, sql_operator *
         uint32_t cols = parts[0]->column_count;
         for (size_t i = 1; i < n && rc == 0; i++)
             if (parts[i]->column_count != cols)
-                rc = MU_ERR(err, MU_EINCORRECT_QUERY, "UNION ALL of SELECTs with %u and %u columns",
-                            cols, parts[i]->column_count);
+                rc = MU_ERR(err, MU_ETYPE, "UNION ALL of SELECTs with different numbers of columns: "
+                            "%u and %u", cols, parts[i]->column_count);
         const ty_type **types = mu_arena_calloc(q->arena, cols + 1, sizeof(*types), err);
         const ty_type **each = mu_arena_calloc(q->arena, n, sizeof(*each), err);
         if (!types || !each) rc = err->code;

@@ -64,6 +64,17 @@ static int sys_finish(sys_result *r, sql_operator **out) {
     return sql__op_values(r->q, r->count, r->names, r->types, r->cols, rows, out, r->err);
 }
 
+/* The system tables and their engine names, as system.tables lists them. */
+static const char *const sys_table_names[][2] = {
+    {"columns", "SystemColumns"},   {"databases", "SystemDatabases"},
+    {"detached_parts", "SystemDetachedParts"}, {"events", "SystemEvents"},
+    {"functions", "SystemFunctions"}, {"metrics", "SystemMetrics"},
+    {"numbers", "SystemNumbers"},   {"numbers_mt", "SystemNumbers"},
+    {"one", "SystemOne"},           {"parts", "SystemParts"},
+    {"processes", "SystemProcesses"}, {"query_log", "SystemQueryLog"},
+    {"settings", "SystemSettings"}, {"tables", "SystemTables"},
+};
+
 /* ---- CREATE TABLE text --------------------------------------------------------- */
 
 static int sys_quote_ident(mu_buf *b, const char *name, mu_err *err) {
@@ -191,11 +202,9 @@ int sql__plan_show(sql_query *q, const sql_node *stmt, sql_operator **out, mu_er
         char *like = sys_dup(q, stmt->show.like, NULL, err);
         sys_column(&r, "name", "String");
         if (strcmp(db, "system") == 0) {
-            static const char *sys_tables[] = {"columns", "databases", "functions", "numbers",
-                                               "numbers_mt", "one", "parts", "settings", "tables"};
-            for (size_t i = 0; i < sizeof(sys_tables) / sizeof(sys_tables[0]); i++)
-                if (!like || sys_like(like, sys_tables[i]) != stmt->show.not_like)
-                    sys_str(&r, 0, sys_tables[i]);
+            for (size_t i = 0; i < sizeof(sys_table_names) / sizeof(sys_table_names[0]); i++)
+                if (!like || sys_like(like, sys_table_names[i][0]) != stmt->show.not_like)
+                    sys_str(&r, 0, sys_table_names[i][0]);
             break;
         }
         if (catalog_snapshot_find_database(snap, db) == NULL) {
@@ -276,6 +285,7 @@ int sql__plan_show(sql_query *q, const sql_node *stmt, sql_operator **out, mu_er
 }
 
 /* ---- system tables ---------------------------------------------------------------- */
+
 
 static void sys_functions_row(void *ctx, const char *name, bool is_aggregate, bool case_insensitive) {
     sys_result *r = ctx;
@@ -463,6 +473,18 @@ int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err
                                  {"primary_key", "String"}, {"total_rows", "Nullable(UInt64)"},
                                  {"total_bytes", "Nullable(UInt64)"}, {"comment", "String"}};
         for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) sys_column(&r, cols[i][0], cols[i][1]);
+        for (size_t i = 0; i < sizeof(sys_table_names) / sizeof(sys_table_names[0]); i++) {
+            sys_str(&r, 0, "system");
+            sys_str(&r, 1, sys_table_names[i][0]);
+            sys_text(&r, 2, "00000000-0000-0000-0000-000000000000");
+            sys_str(&r, 3, sys_table_names[i][1]);
+            sys_u64(&r, 4, 0);
+            sys_text(&r, 5, "0");
+            for (uint32_t c = 6; c <= 10; c++) sys_str(&r, c, c == 7 ? sys_table_names[i][1] : "");
+            if (r.rc == 0) r.rc = ty_column_append_null(r.cols[11], err);
+            if (r.rc == 0) r.rc = ty_column_append_null(r.cols[12], err);
+            sys_str(&r, 13, "");
+        }
         size_t n = catalog_snapshot_table_count(snap);
         for (size_t i = 0; i < n && r.rc == 0; i++) {
             const catalog_table *t = catalog_snapshot_table_at(snap, i);

@@ -231,7 +231,8 @@ static int catalog_unique_check(const char *what, const char *const *names, uint
     int rc = 0;
     for (uint32_t i = 1; i < count && rc == 0; i++) {
         if (strcmp(sorted[i - 1], sorted[i]) == 0) {
-            rc = MU_ERR(err, MU_EINVAL, "duplicate %s name \"%s\"", what, sorted[i]);
+            rc = MU_ERR(err, strcmp(what, "column") == 0 ? MU_EDUPLICATE_COLUMN : MU_EINVAL,
+                        "duplicate %s name \"%s\"", what, sorted[i]);
         }
     }
     free(sorted);

@@ -29,6 +29,14 @@ struct storage_table {
     table *t;
     part_codec_chain *codecs;          /* column_count chains */
     const part_codec_chain **codec_ptrs;
+    /* The stored columns (ALIAS columns are computed on read, never
+     * stored): their names, types, codecs, and each catalog column's
+     * stored index (-1 for ALIAS). */
+    uint32_t stored_count;
+    const char **stored_names;
+    const ty_type **stored_types;
+    const part_codec_chain **stored_codecs;
+    int32_t *stored_index;
     uint32_t *sort_key;
     uint32_t sort_key_count;
     storage_partition_kind partition_kind;
@@ -54,9 +62,35 @@ struct storage {
 static int find_column(const catalog_table *def, const char *name, size_t name_bytes) {
     for (uint32_t i = 0; i < def->def.column_count; i++) {
         const char *column = def->def.columns[i].name;
-        if (strlen(column) == name_bytes && memcmp(column, name, name_bytes) == 0) return (int)i;
+        if (strlen(column) == name_bytes && memcmp(column, name, name_bytes) == 0 &&
+            def->def.columns[i].default_kind != CATALOG_DEFAULT_ALIAS)
+            return (int)i;
     }
     return -1;
+}
+
+static int bind_stored(storage_table *st, mu_err *err) {
+    const catalog_table_def *def = &st->def->def;
+    uint32_t n = def->column_count;
+    st->stored_names = calloc(n + 1, sizeof(*st->stored_names));
+    st->stored_types = calloc(n + 1, sizeof(*st->stored_types));
+    st->stored_codecs = calloc(n + 1, sizeof(*st->stored_codecs));
+    st->stored_index = calloc(n + 1, sizeof(*st->stored_index));
+    if (!st->stored_names || !st->stored_types || !st->stored_codecs || !st->stored_index)
+        return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
+    for (uint32_t c = 0; c < n; c++) {
+        if (def->columns[c].default_kind == CATALOG_DEFAULT_ALIAS) {
+            st->stored_index[c] = -1;
+            continue;
+        }
+        st->stored_index[c] = (int32_t)st->stored_count;
+        st->stored_names[st->stored_count] = st->def->column_names[c];
+        st->stored_types[st->stored_count] = st->def->column_types[c];
+        st->stored_codecs[st->stored_count++] = st->codec_ptrs[c];
+    }
+    if (st->stored_count == 0)
+        return MU_ERR(err, MU_EINVAL, "table %s.%s has no stored column", def->database, def->name);
+    return 0;
 }
 
 static int bind_sort_key(storage_table *st, mu_err *err) {
@@ -67,11 +101,20 @@ static int bind_sort_key(storage_table *st, mu_err *err) {
         const char *text = def->order_by[k];
         int column = find_column(st->def, text, strlen(text));
         if (column < 0) {
+            bool plain = text[0] != 0;
+            for (const char *c = text; *c; c++)
+                if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                      (*c >= '0' && *c <= '9') || *c == '`'))
+                    plain = false;
+            if (plain)
+                return MU_ERR(err, MU_EUNKNOWN_IDENTIFIER,
+                              "table %s.%s: ORDER BY %s: no such column", def->database,
+                              def->name, text);
             return MU_ERR(err, MU_ENOT_SUPPORTED,
                           "table %s.%s: ORDER BY %s: only column names are supported yet",
                           def->database, def->name, text);
         }
-        st->sort_key[st->sort_key_count++] = (uint32_t)column;
+        st->sort_key[st->sort_key_count++] = (uint32_t)column; /* mapped by bind_stored */
     }
     return 0;
 }
@@ -176,6 +219,10 @@ static void storage_table_free(storage_table *st) {
     catalog_table_release(st->def);
     free(st->codecs);
     free(st->codec_ptrs);
+    free(st->stored_names);
+    free(st->stored_types);
+    free(st->stored_codecs);
+    free(st->stored_index);
     free(st->sort_key);
     free(st);
 }
@@ -216,6 +263,11 @@ static int storage_table_open(storage *s, const catalog_table *def, storage_tabl
     if (rc == 0) rc = bind_sort_key(st, err);
     if (rc == 0) rc = bind_partition(st, err);
     if (rc == 0) rc = bind_codecs(st, err);
+    if (rc == 0) rc = bind_stored(st, err);
+    for (uint32_t k = 0; rc == 0 && k < st->sort_key_count; k++)
+        st->sort_key[k] = (uint32_t)st->stored_index[st->sort_key[k]];
+    if (rc == 0 && st->partition_kind != STORAGE_PARTITION_NONE)
+        st->partition_column = (uint32_t)st->stored_index[st->partition_column];
     char name[600];
     snprintf(name, sizeof(name), "%s.%s", def->def.database, def->def.name);
     table_options opt = {0};
@@ -223,10 +275,10 @@ static int storage_table_open(storage *s, const catalog_table *def, storage_tabl
     opt.wal_dir = st->paths.wal_dir;
     opt.parts_dir = st->paths.data_dir;
     memcpy(opt.uuid, &def->uuid, sizeof(opt.uuid));
-    opt.column_count = def->def.column_count;
-    opt.column_names = def->column_names;
-    opt.column_types = def->column_types;
-    opt.column_codecs = st->codec_ptrs;
+    opt.column_count = st->stored_count;
+    opt.column_names = st->stored_names;
+    opt.column_types = st->stored_types;
+    opt.column_codecs = st->stored_codecs;
     opt.sort_key = st->sort_key;
     opt.sort_key_count = st->sort_key_count;
     opt.partition_fn = st->partition_kind == STORAGE_PARTITION_NONE ? NULL

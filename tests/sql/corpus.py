@@ -10,8 +10,12 @@ File format (ClickHouse stateless-test style, see README.md):
   * annotations are comments on a statement's lines:
       -- { serverError NAME }             the statement must fail with NAME
       -- { differential skip: <reason> }  not compared against ClickHouse 18.16
-    and a file-level comment line `-- differential: skip <reason>` skips the
-    whole file in the differential run.
+      -- { muscles todo: <reason> }         the reference holds ClickHouse's
+                                            answer, muscles does not give it
+                                            yet: not sent to muscles
+    and file-level comment lines `-- differential: skip <reason>` (the whole
+    file is left out of the differential run) and `-- muscles: todo <reason>`
+    (the whole file is not run against muscles).
 Output of a file = the concatenation of every statement's response body; a
 failing statement contributes the line `Error: NAME` instead.
 """
@@ -96,11 +100,12 @@ class CorpusError(Exception):
 
 
 class Statement:
-    def __init__(self, text, line, expect_error=None, skip_reason=None):
+    def __init__(self, text, line, expect_error=None, skip_reason=None, todo_reason=None):
         self.text = text              # what is POSTed (str)
         self.line = line              # 1-based line of its first line
         self.expect_error = expect_error  # ClickHouse error name or None
         self.skip_reason = skip_reason    # differential skip reason or None
+        self.todo_reason = todo_reason    # muscles todo reason or None
 
     def summary(self, width=70):
         one = " ".join(self.text.split())
@@ -113,7 +118,8 @@ class CorpusFile:
         self.stem = os.path.splitext(os.path.basename(path))[0]
         self.reference_path = os.path.join(os.path.dirname(path), self.stem + ".reference")
         self.database = "test_" + re.sub(r"[^A-Za-z0-9_]", "_", self.stem)
-        self.skip_reason = None
+        self.skip_reason = None       # file-level differential skip reason
+        self.todo_reason = None       # file-level muscles todo reason
         self.statements = []
         with open(path, encoding="utf-8") as f:
             self._parse(f.read())
@@ -127,38 +133,46 @@ class CorpusFile:
 
     _ANNOT = re.compile(r"--\s*\{([^{}]*)\}")
     _FILE_SKIP = re.compile(r"^--\s*differential:\s*skip\b\s*(.*)$")
+    _FILE_TODO = re.compile(r"^--\s*muscles:\s*todo\b\s*(.*)$")
     _FORMAT_INSERT = re.compile(r"^\s*INSERT\b.*\bFORMAT\s+\w+\s*$", re.I | re.S)
 
-    def _annotations(self, line, number, expect, skip):
+    def _annotations(self, line, number, ann):
+        """Adds the annotations of `line` to `ann` (keys expect, skip, todo)."""
         for m in self._ANNOT.finditer(line):
             body = m.group(1).strip()
             em = re.fullmatch(r"serverError\s+([A-Z0-9_]+)", body)
             sm = re.fullmatch(r"differential\s+skip\s*:\s*(.+)", body)
+            tm = re.fullmatch(r"muscles\s+todo\s*:\s*(.+)", body)
             if em:
                 if em.group(1) not in ERROR_CODES:
                     raise CorpusError(f"{self.path}:{number}: unknown error name "
                                       f"{em.group(1)} (add it to ERROR_NAMES)")
-                expect = em.group(1)
+                ann["expect"] = em.group(1)
             elif sm:
-                skip = sm.group(1).strip()
+                ann["skip"] = sm.group(1).strip()
+            elif tm:
+                ann["todo"] = tm.group(1).strip()
             else:
                 raise CorpusError(f"{self.path}:{number}: unknown annotation {{{body}}}")
-        return expect, skip
 
     def _parse(self, text):
         buf = []           # lines of the statement being read
         start = 0
-        expect = skip = None
+        ann = {}           # annotations of the statement being read
         in_data = False    # between `INSERT ... FORMAT x` and the `;` line
         for number, raw in enumerate(text.split("\n"), 1):
             stripped = raw.strip()
             if not in_data and stripped.startswith("--"):
                 m = self._FILE_SKIP.match(stripped)
-                if m:
+                t = self._FILE_TODO.match(stripped)
+                if m or t:
                     if buf:
-                        raise CorpusError(f"{self.path}:{number}: file-level skip inside "
-                                          "a statement")
-                    self.skip_reason = m.group(1).strip() or "(no reason given)"
+                        raise CorpusError(f"{self.path}:{number}: file-level annotation "
+                                          "inside a statement")
+                    if m:
+                        self.skip_reason = m.group(1).strip() or "(no reason given)"
+                    else:
+                        self.todo_reason = t.group(1).strip() or "(no reason given)"
                     continue
                 if self._ANNOT.search(stripped) and not buf:
                     raise CorpusError(f"{self.path}:{number}: annotation outside a statement")
@@ -169,12 +183,12 @@ class CorpusFile:
                 # `stmt; -- remark`: the remark is not sent.
                 line = re.sub(r";\s*--(?!\s*\{).*$", ";", raw)
                 raw = line
-                expect, skip = self._annotations(raw, number, expect, skip)
+                self._annotations(raw, number, ann)
                 line = self._ANNOT.sub("", raw).rstrip()
                 if line.strip().startswith("--"):
                     line = ""
             if not buf and not line.strip():
-                if expect or skip:
+                if ann:
                     raise CorpusError(f"{self.path}:{number}: annotation outside a statement")
                 continue
             if not buf:
@@ -182,29 +196,38 @@ class CorpusFile:
             buf.append(line)
             if in_data:
                 if line.strip().startswith(";"):
-                    expect, skip = self._annotations(line, number, expect, skip)
+                    self._annotations(line, number, ann)
                     if self._ANNOT.sub("", line).strip() != ";":
                         raise CorpusError(f"{self.path}:{number}: INSERT data must end with "
                                           "a line `;` (annotations allowed after it)")
                     data = buf[1:-1]
-                    self.statements.append(Statement(
+                    self.statements.append(self._statement(
                         buf[0].rstrip() + "\n" + "".join(d + "\n" for d in data),
-                        start, expect, skip))
-                    buf, expect, skip, in_data = [], None, None, False
+                        start, ann))
+                    buf, ann, in_data = [], {}, False
                 continue
             if line.rstrip().endswith(";"):
                 stmt = "\n".join(buf).rstrip()[:-1].rstrip()
                 if not stmt.strip():
                     raise CorpusError(f"{self.path}:{number}: empty statement")
-                self.statements.append(Statement(stmt, start, expect, skip))
-                buf, expect, skip = [], None, None
+                self.statements.append(self._statement(stmt, start, ann))
+                buf, ann = [], {}
             elif len(buf) == 1 and self._FORMAT_INSERT.match(line):
                 in_data = True
         if in_data:
             raise CorpusError(f"{self.path}: INSERT data at line {start} has no closing `;` line")
         if buf and "\n".join(buf).strip():
             stmt = "\n".join(buf).strip()
-            self.statements.append(Statement(stmt, start, expect, skip))
+            self.statements.append(self._statement(stmt, start, ann))
+
+    @staticmethod
+    def _statement(text, start, ann):
+        return Statement(text, start, ann.get("expect"), ann.get("skip"), ann.get("todo"))
+
+    def todo_statements(self):
+        """Statements marked `muscles todo` (all of them when the file is)."""
+        return list(self.statements) if self.todo_reason else \
+            [st for st in self.statements if st.todo_reason]
 
 
 def list_files(directory=CORPUS_DIR, filters=()):
@@ -255,17 +278,24 @@ def drop_database(server, cf):
     return r.ok
 
 
-def run_file(server, cf, skip_marked=False, keep=False):
+def left_out(stmt, skip_marked=False, skip_todo=False):
+    """Whether a run leaves the statement out: `differential skip` ones when
+    skip_marked, `muscles todo` ones when skip_todo."""
+    return bool((skip_marked and stmt.skip_reason) or (skip_todo and stmt.todo_reason))
+
+
+def run_file(server, cf, skip_marked=False, keep=False, skip_todo=False):
     """Runs every statement (but the differential-skipped ones when
-    skip_marked) in a fresh database; returns the list of Outcomes (None in
-    place of a skipped statement). When the server does not answer a
-    statement (connection lost: it may have crashed), that statement's
-    Outcome says so and the rest of the file is not run."""
+    skip_marked and the `muscles todo` ones when skip_todo) in a fresh
+    database; returns the list of Outcomes (None in place of a statement
+    left out). When the server does not answer a statement (connection
+    lost: it may have crashed), that statement's Outcome says so and the
+    rest of the file is not run."""
     setup_database(server, cf)
     outcomes = []
     try:
         for stmt in cf.statements:
-            if skip_marked and stmt.skip_reason:
+            if left_out(stmt, skip_marked, skip_todo):
                 outcomes.append(None)
                 continue
             try:
@@ -319,6 +349,15 @@ def align_for_record(reference, outcomes):
     kept = align(reference, outcomes)
     if kept is not None:
         return kept
+    return align_one_loose(reference, outcomes)[0]
+
+
+def align_one_loose(reference, outcomes):
+    """Finds the one compared statement whose output, matching anything,
+    makes the reference line up. Returns (wildcard texts, its index) or
+    (None, None)."""
+    if not any(o is None for o in outcomes):
+        return None, None
     for i, o in enumerate(outcomes):
         # Only between two compared statements: next to a skipped one the
         # split between the two wildcards would be a guess.
@@ -327,13 +366,55 @@ def align_for_record(reference, outcomes):
             continue
         kept = align(reference, outcomes, loose={i})
         if kept is not None:
-            return kept
-    return None
+            return kept, i
+    return None, None
 
 
-def unified_diff(expected, actual, name):
+def filled_in(outcomes, kept):
+    """The output of a run whose left-out statements (None) print the texts
+    the wildcards of align matched (the reference's expected output)."""
+    parts, k, prev = [], 0, False
+    for o in outcomes:
+        if o is None:
+            if not prev:
+                parts.append(kept[k])
+                k += 1
+            prev = True
+        else:
+            parts.append(o.output)
+            prev = False
+    return b"".join(parts)
+
+
+def wildcard_runs(outcomes):
+    """The runs of consecutive left-out statements (None), in the order of
+    align's wildcards: a list of lists of indexes."""
+    runs, prev = [], False
+    for i, o in enumerate(outcomes):
+        if o is None:
+            if not prev:
+                runs.append([])
+            runs[-1].append(i)
+        prev = o is None
+    return runs
+
+
+def unified_diff(expected, actual, name, max_lines=0):
+    """`-` expected, `+` actual; with max_lines > 0 at most that many lines
+    of the diff, then `... N more lines`."""
     a = expected.decode("utf-8", "replace").splitlines(keepends=True)
     b = actual.decode("utf-8", "replace").splitlines(keepends=True)
     lines = difflib.unified_diff(a, b, f"{name}.reference", f"{name}.result")
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines)
+    return truncate_lines(text, max_lines)
+
+
+def truncate_lines(text, max_lines):
+    """At most max_lines lines of text (all when max_lines <= 0), then a
+    line `... N more lines`."""
+    lines = text.splitlines(keepends=True)
+    if max_lines <= 0 or len(lines) <= max_lines:
+        return text
+    more = len(lines) - max_lines
+    return "".join(lines[:max_lines]) + f"... {more} more line{'s' if more != 1 else ''}\n"

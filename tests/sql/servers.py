@@ -53,10 +53,11 @@ class Result:
     """One statement's answer. `code` is the ClickHouse error code (from
     X-ClickHouse-Exception-Code, else the `Code: N` of the body) or None."""
 
-    def __init__(self, status, body, code):
+    def __init__(self, status, body, code, headers=()):
         self.status = status
         self.body = body
         self.code = code
+        self.headers = {k.lower(): v for k, v in headers}  # names in lower case
 
     @property
     def ok(self):
@@ -135,7 +136,7 @@ class HttpServer:
             m = _TRAILING_ERROR_RE.search(data)
             if m:
                 code = int(m.group(1))
-        return Result(resp.status, data, code)
+        return Result(resp.status, data, code, resp.getheaders())
 
     def query_ok(self, sql, database=None):
         r = self.query(sql, database)
@@ -147,6 +148,16 @@ class HttpServer:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+    def is_muscles(self):
+        """Whether the server is muscles (it answers with
+        `X-ClickHouse-Server-Display-Name: muscles`; ClickHouse sends its
+        host name there, 18.16 no such header)."""
+        try:
+            r = self.query("SELECT 1")
+        finally:
+            self.close()
+        return r.headers.get("x-clickhouse-server-display-name") == "muscles"
 
     def start(self):
         return self
@@ -252,6 +263,9 @@ class MusclesServer(_Process):
     directory; ready once GET /ready answers 200."""
 
     name = "muscles"
+
+    def is_muscles(self):
+        return True
 
     def __init__(self, binary=None):
         super().__init__("muscles-sql-")
@@ -361,6 +375,9 @@ class ClickHouseServer(_Process):
     it runs as the `clickhouse` user (it refuses root-owned data otherwise)."""
 
     name = "clickhouse"
+
+    def is_muscles(self):
+        return False
 
     def __init__(self, binary=None):
         super().__init__("clickhouse-sql-")

@@ -263,7 +263,7 @@ static int parser_step(chain_parser *p) {
     size_t name_bytes = p->pos - at;
     const codec_desc *d = codec_find_name(p->text + at, name_bytes);
     if (d == NULL) {
-        return MU_ERR(p->err, MU_EINVAL, "unknown codec '%.*s' at byte %zu (known: NONE, LZ4, "
+        return MU_ERR(p->err, MU_EUNKNOWN_CODEC, "unknown codec '%.*s' at byte %zu (known: NONE, LZ4, "
                       "LZ4HC, ZSTD, Delta, DoubleDelta, Gorilla, T64)",
                       (int)MU_MIN(name_bytes, (size_t)64), p->text + at, at);
     }

@@ -497,7 +497,7 @@ static void edit_codec_utf8(def_store *d) { d->columns[2].codec = "\x80"; }
 
 static const bad_case bad_cases[] = {
     {"no columns", MU_EINVAL, "no columns", edit_no_columns},
-    {"duplicate column", MU_EINVAL, "duplicate column name \"host\"", edit_duplicate_column},
+    {"duplicate column", MU_EDUPLICATE_COLUMN, "duplicate column name \"host\"", edit_duplicate_column},
     {"empty column name", MU_EINVAL, "empty column name", edit_empty_column},
     {"unknown type", MU_EUNKNOWN_TYPE, "column host", edit_bad_type},
     {"malformed type", MU_ESYNTAX, "column host", edit_syntax_type},

@@ -547,13 +547,14 @@ static void test_quantile_errors(void **state) {
     (void)state;
     ag_col("UInt8", "1");
     ag_param("Float64", "1.5");
-    AG_CHECK("quantile", "ERR EOUT_OF_BOUND: Quantile level is out of range [0..1]", "");
+    AG_CHECK("quantile", "ERR EPARAMETER_OUT_OF_BOUND: Quantile level is out of range [0..1]", "");
     ag_col("UInt8", "1");
     ag_param("Int8", "-1");
-    AG_CHECK("quantileExact", "ERR EOUT_OF_BOUND: Quantile level is out of range [0..1]", "");
+    AG_CHECK("quantileExact",
+             "ERR EPARAMETER_OUT_OF_BOUND: Quantile level is out of range [0..1]", "");
     ag_col("UInt8", "1");
     ag_param("Float64", "nan");
-    AG_CHECK("quantiles", "ERR EOUT_OF_BOUND: Quantile level is out of range [0..1]", "");
+    AG_CHECK("quantiles", "ERR EPARAMETER_OUT_OF_BOUND: Quantile level is out of range [0..1]", "");
     ag_col("UInt8", "1");
     ag_param("Float64", "0.1");
     ag_param("Float64", "0.2");

@@ -435,9 +435,9 @@ typedef struct bad_chain {
 static const bad_chain BAD_CHAINS[] = {
     {"", 8, MU_ESYNTAX, "empty"},
     {"  \t ", 8, MU_ESYNTAX, "empty"},
-    {"Foo", 8, MU_EINVAL, "unknown codec 'Foo' at byte 0"},
-    {"LZ4, Zstandard", 8, MU_EINVAL, "unknown codec 'Zstandard' at byte 5"},
-    {"CODEC(LZ4)", 8, MU_EINVAL, "unknown codec 'CODEC'"},
+    {"Foo", 8, MU_EUNKNOWN_CODEC, "unknown codec 'Foo' at byte 0"},
+    {"LZ4, Zstandard", 8, MU_EUNKNOWN_CODEC, "unknown codec 'Zstandard' at byte 5"},
+    {"CODEC(LZ4)", 8, MU_EUNKNOWN_CODEC, "unknown codec 'CODEC'"},
     {"LZ4,", 8, MU_ESYNTAX, "a codec name at byte 4"},
     {",LZ4", 8, MU_ESYNTAX, "a codec name at byte 0"},
     {"Delta,, LZ4", 8, MU_ESYNTAX, "found ','"},
