@@ -82,8 +82,11 @@ void fmt_reader_deinit(fmt_reader *r);
 /* Parses every complete record of the bytes fed so far plus `data`.
  * Returns 0 when all complete records are parsed, 1 when the batch's
  * columns reached TY_BATCH_ROWS_MAX rows (take the rows out, then call
- * again with length 0), or a negative MU_E* code: MU_EPARSE naming the
- * row, column and value (the failed row is not appended), MU_ETOO_LARGE
+ * again with length 0), or a negative MU_E* code naming the row, column
+ * and value (the failed row is not appended): ClickHouse's
+ * CANNOT_PARSE_INPUT_ASSERTION_FAILED (MU_EINPUT_ASSERTION) for a value
+ * that does not parse, CANNOT_PARSE_DATE / _DATETIME / _UUID for those
+ * types, MU_EPARSE for a malformed record, MU_ETOO_LARGE
  * for a record longer than the limit. */
 int fmt_reader_feed(fmt_reader *r, const void *data, size_t length_bytes, mu_err *err);
 /* Ends the input: parses a last record without its line end. Same returns

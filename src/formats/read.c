@@ -181,10 +181,13 @@ static int fr_csv_field(const uint8_t *rec, size_t n, size_t *pos, bool *quoted,
 /* Records                                                             */
 /* ------------------------------------------------------------------ */
 
+/* code: ClickHouse's for the failure (a number that does not parse is
+ * CANNOT_PARSE_INPUT_ASSERTION_FAILED there: the reader stops before the
+ * bad byte and then misses the delimiter; dates and UUIDs keep theirs). */
 static int fr_row_error(fmt_reader *r, uint32_t col, const uint8_t *value, size_t n,
-                        const char *reason, mu_err *err) {
+                        const char *reason, int code, mu_err *err) {
     int shown = (int)(n > FR_VALUE_SHOWN_MAX ? FR_VALUE_SHOWN_MAX : n);
-    return MU_ERR(err, MU_EPARSE,
+    return MU_ERR(err, code,
                   "Cannot parse input (%s): row %llu, column %u '%s': value '%.*s'%s: %s",
                   fmt_name(r->kind), (unsigned long long)r->row_number + 1, col + 1,
                   r->batch->names[col], shown, (const char *)value,
@@ -201,14 +204,16 @@ static int fr_store(fmt_reader *r, uint32_t col, bool null, bool empty_default, 
     if (null && (r->flags & FMT_READ_NULL_AS_DEFAULT)) return ty_column_append_default(c, err);
     if (null)
         return fr_row_error(r, col, (const uint8_t *)"\\N", 2,
-                            "NULL in a column that is not Nullable", err);
+                            "NULL in a column that is not Nullable", MU_EPARSE, err);
     const ty_type *t = ty_type_strip_nullable(c->type);
     if (empty_default && n == 0 && t->kind != TY_STRING && t->kind != TY_FIXED_STRING)
         return ty_column_append_default(c, err); /* input_format_csv_empty_as_default */
     mu_err inner;
     mu_err_clear(&inner);
     int rc = ty_column_append_text(c, (const char *)v, n, &inner);
-    if (rc == MU_EPARSE) return fr_row_error(r, col, v, n, inner.message, err);
+    if (rc == MU_EPARSE || rc == MU_EPARSE_DATE || rc == MU_EPARSE_DATETIME || rc == MU_EPARSE_UUID)
+        return fr_row_error(r, col, v, n, inner.message, rc == MU_EPARSE ? MU_EINPUT_ASSERTION : rc,
+                            err);
     if (rc != 0) return MU_ERR(err, rc, "%s", inner.message);
     return 0;
 }
@@ -238,7 +243,7 @@ static int fr_tsv_row(fmt_reader *r, const uint8_t *rec, size_t n, mu_err *err) 
         bool raw = fr_is_composite(r->batch->columns[col]->type);
         int rc = null ? 0 : fr_tsv_unescape(f, len, raw, &r->field, err);
         if (rc < 0) return rc;
-        if (rc > 0) return fr_row_error(r, col, f, len, "bad escape sequence", err);
+        if (rc > 0) return fr_row_error(r, col, f, len, "bad escape sequence", MU_EPARSE, err);
         rc = fr_store(r, col, null, false, err);
         if (rc != 0) return rc;
         pos = end + 1;
@@ -259,7 +264,7 @@ static int fr_csv_row(fmt_reader *r, const uint8_t *rec, size_t n, mu_err *err) 
         int rc = fr_csv_field(rec, n, &pos, &quoted, &r->field, err);
         if (rc < 0) return rc;
         if (rc > 0)
-            return fr_row_error(r, col, rec + from, n - from, "bad quoting", err);
+            return fr_row_error(r, col, rec + from, n - from, "bad quoting", MU_EPARSE, err);
         bool null = !quoted && r->field.length_bytes == 2 && r->field.data[0] == '\\' &&
                     r->field.data[1] == 'N';
         rc = fr_store(r, col, null, !quoted, err);

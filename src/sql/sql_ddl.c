@@ -192,9 +192,22 @@ static int ddl_create_table(sql_query *q, const sql_node *stmt, sql_io *io, mu_e
         }
     }
     if (rc == 0) rc = ddl_text(q, stmt->create.partition_by, &def.partition_by, err);
-    if (rc == 0 && stmt->create.ttl.count > 0)
-        rc = MU_ERR(err, MU_ENOT_SUPPORTED, "table TTL is not supported yet");
+    /* Table TTL is kept in the definition; expired rows are removed by
+     * merges (a later issue), as ClickHouse removes them only on merges. */
     def.ttl = "";
+    if (rc == 0 && stmt->create.ttl.count > 0) {
+        mu_buf b;
+        mu_buf_init(&b, 0);
+        for (size_t i = 0; i < stmt->create.ttl.count && rc == 0; i++) {
+            if (i > 0) rc = mu_buf_append_str(&b, ", ", err);
+            if (rc == 0) rc = sql_ast_format(stmt->create.ttl.items[i], &b, err);
+        }
+        if (rc == 0) {
+            def.ttl = mu_arena_strndup(q->arena, (const char *)b.data, b.length_bytes, err);
+            if (def.ttl == NULL) rc = err->code;
+        }
+        mu_buf_deinit(&b);
+    }
     if (rc == 0 && stmt->create.settings.count > 0) {
         catalog_setting *s = mu_arena_calloc(q->arena, stmt->create.settings.count, sizeof(*s), err);
         if (s == NULL) rc = err->code;
@@ -212,6 +225,18 @@ static int ddl_create_table(sql_query *q, const sql_node *stmt, sql_io *io, mu_e
         for (size_t i = 0; i < stmt->create.indexes.count && rc == 0; i++) {
             const sql_node *d = stmt->create.indexes.items[i];
             ix[i].name = ddl_str(q, d->index_def.name, err);
+            const sql_node *ty = d->index_def.type;
+            static const char *known[] = {"minmax", "set", "bloom_filter", "tokenbf_v1",
+                                          "ngrambf_v1"};
+            bool ok = false;
+            for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+                if (ty && ty->kind == SQL_FUNC && sql_str_eq(ty->func.name, known[k])) ok = true;
+            if (!ok) {
+                rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Unknown Index type '%.*s'",
+                            ty && ty->kind == SQL_FUNC ? (int)ty->func.name.length : 1,
+                            ty && ty->kind == SQL_FUNC ? ty->func.name.ptr : "?");
+                break;
+            }
             rc = ddl_text(q, d->index_def.expr, &ix[i].expression, err);
             if (rc == 0) rc = ddl_text(q, d->index_def.type, &ix[i].type, err);
             ix[i].granularity = 1;

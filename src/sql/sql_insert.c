@@ -57,7 +57,7 @@ static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu
                 if (strlen(tn) == cn.length && memcmp(tn, cn.ptr, cn.length) == 0) break;
             }
             if (k == n)
-                return MU_ERR(err, MU_EUNKNOWN_IDENTIFIER, "No such column %.*s in table %s.%s",
+                return MU_ERR(err, MU_EUNKNOWN_COLUMN, "No such column %.*s in table %s.%s",
                               (int)cn.length, cn.ptr, db, name);
             for (uint32_t j = 0; j < tg->column_count; j++)
                 if (tg->columns[j] == k)

@@ -74,8 +74,8 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
     } else {
         storage_table *ref;
         rc = storage_table_acquire(q->engine->storage, db, name, &ref, err);
-        if (rc == MU_EUNKNOWN_TABLE) {
-            /* ClickHouse's wording. */
+        if (rc == MU_EUNKNOWN_TABLE || rc == MU_EUNKNOWN_DATABASE) {
+            /* ClickHouse's analyzer: a table expression that names nothing. */
             rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "Table %s.%s does not exist", db, name);
         }
         if (rc != 0) return rc;

@@ -66,7 +66,8 @@ static int sys_finish(sys_result *r, sql_operator **out) {
 
 /* The system tables and their engine names, as system.tables lists them. */
 static const char *const sys_table_names[][2] = {
-    {"columns", "SystemColumns"},   {"databases", "SystemDatabases"},
+    {"columns", "SystemColumns"},   {"data_skipping_indices", "SystemDataSkippingIndices"},
+    {"databases", "SystemDatabases"},
     {"detached_parts", "SystemDetachedParts"}, {"events", "SystemEvents"},
     {"functions", "SystemFunctions"}, {"metrics", "SystemMetrics"},
     {"numbers", "SystemNumbers"},   {"numbers_mt", "SystemNumbers"},
@@ -245,7 +246,9 @@ int sql__plan_show(sql_query *q, const sql_node *stmt, sql_operator **out, mu_er
         }
         const catalog_table *t = NULL;
         r.rc = catalog_snapshot_lookup_table(snap, db, name, &t, err);
-        if (r.rc == MU_EUNKNOWN_TABLE)
+        if (r.rc == MU_EUNKNOWN_TABLE && stmt->kind == SQL_SHOW_CREATE)
+            r.rc = MU_ERR(err, MU_ECREATE_QUERY, "Table %s.%s does not exist", db, name);
+        else if (r.rc == MU_EUNKNOWN_TABLE)
             r.rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "Table %s.%s does not exist", db, name);
         if (r.rc != 0) break;
         if (stmt->kind == SQL_SHOW_CREATE) {
@@ -611,6 +614,28 @@ int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err
         sys_column(&r, "case_insensitive", "UInt8");
         sys_column(&r, "alias_to", "String");
         exec_function_foreach(sys_functions_row, &r);
+    } else if (strcmp(name, "data_skipping_indices") == 0) {
+        const char *cols[][2] = {{"database", "String"}, {"table", "String"}, {"name", "String"},
+                                 {"type", "String"}, {"type_full", "String"}, {"expr", "String"},
+                                 {"granularity", "UInt64"}};
+        for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) sys_column(&r, cols[i][0], cols[i][1]);
+        size_t n = catalog_snapshot_table_count(snap);
+        for (size_t i = 0; i < n && r.rc == 0; i++) {
+            const catalog_table *t = catalog_snapshot_table_at(snap, i);
+            for (uint32_t x = 0; x < t->def.index_count; x++) {
+                const catalog_index *ix = &t->def.indexes[x];
+                char type[256];
+                size_t len = strcspn(ix->type, "(");
+                snprintf(type, sizeof(type), "%.*s", (int)len, ix->type);
+                sys_str(&r, 0, t->def.database);
+                sys_str(&r, 1, t->def.name);
+                sys_str(&r, 2, ix->name);
+                sys_str(&r, 3, type);
+                sys_str(&r, 4, ix->type);
+                sys_str(&r, 5, ix->expression);
+                sys_u64(&r, 6, ix->granularity);
+            }
+        }
     } else if (strcmp(name, "processes") == 0) {
         const char *cols[][2] = {{"is_initial_query", "UInt8"}, {"user", "String"},
                                  {"query_id", "String"}, {"elapsed", "Float64"},

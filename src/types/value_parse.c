@@ -46,7 +46,13 @@ int ty__parse_error(mu_err *err, const ty_type *type, const char *text, size_t t
     vsnprintf(reason, sizeof(reason), reason_fmt, ap);
     va_end(ap);
     ty__message_value(text, text_bytes, shown, sizeof(shown));
-    return MU_ERR(err, MU_EPARSE, "cannot parse \"%s\" as %s: %s", shown,
+    /* ClickHouse's codes: dates, date-times and UUIDs have their own. */
+    const ty_type *v = ty_type_strip_nullable(type);
+    int code = MU_EPARSE;
+    if (v->kind == TY_DATE || v->kind == TY_DATE32) code = MU_EPARSE_DATE;
+    else if (v->kind == TY_DATETIME || v->kind == TY_DATETIME64) code = MU_EPARSE_DATETIME;
+    else if (v->kind == TY_UUID) code = MU_EPARSE_UUID;
+    return MU_ERR(err, code, "cannot parse \"%s\" as %s: %s", shown,
                   ty_type_name(type, name, sizeof(name)), reason);
 }
 

@@ -137,8 +137,8 @@ static void test_bad(void **state) {
         mu_err err;
         assert_int_equal(ty_column_append_default(c, &err), 0);
         int rc = ty_column_append_text(c, bad[i].input, strlen(bad[i].input), &err);
-        if (rc != MU_EPARSE)
-            fail_msg("%s as %s: got %d, want MU_EPARSE", bad[i].input, bad[i].type, rc);
+        if (rc != MU_EPARSE && rc != MU_EPARSE_DATE && rc != MU_EPARSE_DATETIME && rc != MU_EPARSE_UUID)
+            fail_msg("%s as %s: got %d, want a parse error", bad[i].input, bad[i].type, rc);
         assert_int_equal(ty_column_row_count(c), 1);
         assert_int_equal(ty_column_validate(c, &err), 0);
         ty_column_destroy(c);
