@@ -16,6 +16,7 @@ build_packages=(
 test_packages=(
   libcmocka-dev clang libclang-rt-14-dev
   python3 python3-pytest python3-requests curl procps
+  clickhouse-server clickhouse-client
 )
 
 case "$profile" in

@@ -136,9 +136,9 @@ enum exec_function_flags {
     EXEC_FN_CASE_INSENSITIVE = 1u << 1,
     /* Never folded into a constant at bind time (rand, rowNumberInBlock). */
     EXEC_FN_VOLATILE = 1u << 2,
-    /* Result Nullable decided by bind even with default null handling
-     * (bind sees Nullable args stripped but may itself return a Nullable
-     * result, e.g. toInt32OrNull). */
+    /* With default NULL handling, bind may return a Nullable result
+     * (JSONExtract(j, 'Nullable(T)')): the kernel's NULLs stay and rows
+     * with a NULL argument become NULL too. */
     EXEC_FN_RESULT_NULLABLE_OK = 1u << 3,
 };
 

@@ -203,6 +203,9 @@ int exec_expr_call(exec_builder *b, const char *name, exec_expr **args, uint32_t
         if (rc != 0) return rc;
         if (e->type == e->call.result_type && e->type->kind != TY_NULLABLE)
             e->nulls_default = false; /* Array/Map results cannot be Nullable */
+        if (e->call.result_type->kind == TY_NULLABLE && !(fn->flags & EXEC_FN_RESULT_NULLABLE_OK))
+            return MU_ERR(err, MU_EINTERNAL, "function %s returns a Nullable type without "
+                          "EXEC_FN_RESULT_NULLABLE_OK", fn->name);
     }
     if (all_const && !(fn->flags & EXEC_FN_VOLATILE)) {
         ty_column *folded;
@@ -337,7 +340,10 @@ static int expr_eval_call(const exec_expr *e, const ty_column *const *inputs, ui
         goto done;
     }
     if (e->nulls_default) {
-        rc = ty_column_make_nullable(result, e->type, validity, err);
+        /* A result already Nullable (EXEC_FN_RESULT_NULLABLE_OK) keeps its
+         * NULLs and gains the arguments'. */
+        rc = result->nullable ? ty_column_and_validity(result, validity, err)
+                              : ty_column_make_nullable(result, e->type, validity, err);
         if (rc != 0) goto done;
     }
     out->column = result;

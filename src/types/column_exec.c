@@ -46,6 +46,37 @@ static void column_exec_clear_null_strings(ty_column *c, const uint8_t *validity
     c->values.length_bytes = write;
 }
 
+int ty_column_and_validity(ty_column *column, const uint8_t *validity, mu_err *err) {
+    MU_ASSERT(column != NULL && validity != NULL);
+    char name[128];
+    const ty_type *t = column->type;
+    if (!column->nullable || t->kind != TY_NULLABLE)
+        return MU_ERR(err, MU_ETYPE, "%s is not Nullable", ty_type_name(t, name, sizeof(name)));
+    const ty_type *v = t->child;
+    uint32_t rows = column->row_count;
+    for (uint32_t i = 0; i < rows; i++)
+        if (!((validity[i >> 3] >> (i & 7)) & 1u))
+            column->validity.data[i >> 3] &= (uint8_t)~(1u << (i & 7));
+    if (v->kind == TY_STRING) {
+        column_exec_clear_null_strings(column, column->validity.data);
+        return 0;
+    }
+    if (v->kind == TY_ARRAY || v->kind == TY_MAP || v->kind == TY_LOW_CARDINALITY)
+        return MU_ERR(err, MU_ETYPE, "Nullable(%s) is not a column type",
+                      ty_type_name(v, name, sizeof(name)));
+    uint32_t width = ty_type_value_bytes(v);
+    uint8_t def[256] = {0};
+    if (v->enum_count > 0 && width == 1) def[0] = (uint8_t)v->enum_entries[0].value;
+    if (v->enum_count > 0 && width == 2) mu_store_u16le(def, (uint16_t)v->enum_entries[0].value);
+    for (uint32_t i = 0; i < rows; i++) {
+        if ((column->validity.data[i >> 3] >> (i & 7)) & 1u) continue;
+        uint8_t *at = column->values.data + (size_t)i * width;
+        if (width <= sizeof(def)) memcpy(at, def, width);
+        else memset(at, 0, width);
+    }
+    return 0;
+}
+
 int ty_column_make_nullable(ty_column *column, const ty_type *nullable_type,
                             const uint8_t *validity, mu_err *err) {
     MU_ASSERT(column != NULL && nullable_type != NULL && validity != NULL);

@@ -283,6 +283,9 @@ int ty_column_append_fixed_uninit(ty_column *column, uint32_t count, void **valu
  * rows is reset to the type's default. MU_ETYPE if the types do not fit. */
 int ty_column_make_nullable(ty_column *column, const ty_type *nullable_type,
                             const uint8_t *validity, mu_err *err);
+/* A Nullable column: rows whose bit in `validity` is clear become NULL
+ * (their payload reset to the default). MU_ETYPE for other columns. */
+int ty_column_and_validity(ty_column *column, const uint8_t *validity, mu_err *err);
 /* Shrinks the column to its first `rows` rows (rows <= row_count),
  * children included; capacity is kept. */
 void ty_column_truncate(ty_column *column, uint32_t rows);
