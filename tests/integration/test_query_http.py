@@ -97,3 +97,25 @@ def test_inserted_rows_survive_restart():
     finally:
         s.stop()
         s.cleanup()
+
+
+def test_sessions_keep_settings_and_database(server):
+    ok(server, "CREATE DATABASE sdb")
+    r = q(server, "USE sdb")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "113"  # no session
+    ok(server, "USE sdb", session_id="s1")
+    ok(server, "SET max_block_size = 7", session_id="s1")
+    assert ok(server, "SELECT currentDatabase()", session_id="s1") == "sdb\n"
+    assert ok(server, "SELECT value FROM system.settings WHERE name = 'max_block_size'",
+              session_id="s1") == "7\n"
+    assert ok(server, "SELECT currentDatabase()", session_id="s2") == "default\n"
+    r = q(server, "SELECT 1", session_id="nosuch", session_check="1")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "372"
+
+
+def test_system_processes_and_query_log(server):
+    out = ok(server, "SELECT query FROM system.processes")
+    assert "system.processes" in out
+    ok(server, "SELECT 42", query_id="my-query-id")
+    out = ok(server, "SELECT query_id, type, query FROM system.query_log WHERE query_id = 'my-query-id'")
+    assert out == "my-query-id\tQueryFinish\tSELECT 42\n"
