@@ -119,3 +119,15 @@ def test_system_processes_and_query_log(server):
     ok(server, "SELECT 42", query_id="my-query-id")
     out = ok(server, "SELECT query_id, type, query FROM system.query_log WHERE query_id = 'my-query-id'")
     assert out == "my-query-id\tQueryFinish\tSELECT 42\n"
+
+
+def test_show_create_table_reparses_to_the_same_table(server):
+    ok(server, "CREATE TABLE sc (k UInt64 CODEC(Delta, LZ4), s String DEFAULT 'x' COMMENT 'c''s', "
+               "d Date, m UInt32 MATERIALIZED k * 2, a UInt64 ALIAS k + 1, "
+               "INDEX i s TYPE bloom_filter GRANULARITY 2) ENGINE = MergeTree "
+               "PARTITION BY toYYYYMM(d) ORDER BY (k, d) TTL d + INTERVAL 1 YEAR "
+               "SETTINGS index_granularity = 1024 COMMENT 'tbl'")
+    first = ok(server, "SHOW CREATE TABLE sc FORMAT TabSeparatedRaw")
+    ok(server, "DROP TABLE sc")
+    ok(server, first)
+    assert ok(server, "SHOW CREATE TABLE sc FORMAT TabSeparatedRaw") == first
