@@ -1,38 +1,23 @@
 /* fn_date.c: ClickHouse's date and time functions over Date (u16 days),
  * Date32 (i32 days), DateTime (u32 UTC seconds) and DateTime64 (i64 ticks):
- * calendar fields, rounding down (toStartOf*, toStartOfInterval), calendar
- * arithmetic (add*, subtract*, date_add), dateDiff and age, toRelative*Num,
- * now(), today() and Unix timestamps. A calendar is read in one zone: the constant
- * 'tz' argument, else the DateTime type's zone, else (Date values) the
- * session zone. Results follow ClickHouse's DateLUTImpl, including its
+ * calendar fields and their MySQL aliases (YEAR, DAYOFWEEK, ...), ISO and
+ * MySQL-mode weeks (toISOWeek, toWeek, toYearWeek), rounding down
+ * (toStartOf*, toStartOfInterval), calendar arithmetic (add*, subtract*,
+ * date_add), dateDiff and age, toRelative*Num, now(), today(), zones
+ * (toTimeZone, timezoneOf, timezoneOffset) and Unix timestamps
+ * (toUnixTimestamp[64*], fromUnixTimestamp64*). A calendar is read in one
+ * zone: the constant 'tz' argument, else the DateTime type's zone, else
+ * (Date values) the session zone. Results follow ClickHouse's DateLUTImpl, including its
  * saturation and wrap-around at the edges of each type. Text in and out
  * (formatDateTime, parseDateTimeBestEffort) lives in fn_date_format.c; the
  * list at the end of this file registers both files' functions.
  */
-#include "exec/exec_int.h"
+#include "exec/fn_date_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Shared with fn_date_format.c (declared again there, defined here). */
-const ty_tz *exec__date_session_zone(const exec_call *call);
-int64_t exec__date_now_us(const exec_call *call);
-int exec__date_zone_arg(const exec_call *call, uint32_t index, mu_arena *arena,
-                        const ty_tz **tz_out, const char **name_out, mu_err *err);
-int exec__date_type_datetime(mu_arena *arena, const char *zone_name, const ty_tz *tz,
-                             const ty_type **out, mu_err *err);
-int exec__date_type_datetime64(mu_arena *arena, unsigned precision, const char *zone_name,
-                               const ty_tz *tz, const ty_type **out, mu_err *err);
-
-/* Defined in fn_date_format.c. */
-extern const exec_function exec__date_fn_format_datetime;
-extern const exec_function exec__date_fn_date_format;
-extern const exec_function exec__date_fn_from_unixtime;
-extern const exec_function exec__date_fn_from_unix_timestamp;
-/* parseDateTime[64]BestEffort[US][OrNull|OrZero], in that order. */
-extern const exec_function exec__date_fn_parse[12];
 
 /* ClickHouse's calendar table covers 1900-01-01 .. 2299-12-31. */
 #define DATE_LUT_FIRST_DAY (-25567)
@@ -152,6 +137,92 @@ static int64_t date_iso_weekday(int64_t days) {
     return (r < 0 ? r + 7 : r) + 1;
 }
 
+static int64_t date_year_of(int64_t days) {
+    int64_t year;
+    unsigned month, day;
+    ty_civil_from_days(days, &year, &month, &day);
+    return year;
+}
+
+/* ISO 8601: the year of the week's Thursday, and the Monday starting it. */
+static int64_t date_iso_year(int64_t days) {
+    return date_year_of(days + 4 - date_iso_weekday(days));
+}
+
+static int64_t date_iso_year_start(int64_t days) {
+    int64_t jan1 = ty_days_from_civil(date_iso_year(days), 1, 1);
+    int64_t w = date_iso_weekday(jan1);
+    return w <= 4 ? jan1 + 1 - w : jan1 + 8 - w;
+}
+
+static int64_t date_iso_week(int64_t days) {
+    return 1 + (days - (date_iso_weekday(days) - 1) - date_iso_year_start(days)) / 7;
+}
+
+/* MySQL's WEEK() as ClickHouse's DateLUTImpl::toYearWeek computes it. Mode
+ * bits: 1 weeks start on Monday, 2 weeks 1..53 (else 0..53), 4 week 1 is
+ * the first with a first day of week (else the first with 4 days), 8 week
+ * 1 contains January 1 (overrides 2 and 4). */
+enum { DATE_WEEK_MONDAY_FIRST = 1, DATE_WEEK_YEAR = 2, DATE_WEEK_FIRST_WEEKDAY = 4,
+       DATE_WEEK_NEWYEAR_DAY = 8 };
+
+static int64_t date_days_in_year(int64_t year) { return date_is_leap(year) ? 366 : 365; }
+
+static void date_year_week(int64_t days, unsigned mode, int64_t *year_out, int64_t *week_out) {
+    bool monday_first = (mode & DATE_WEEK_MONDAY_FIRST) != 0;
+    if (mode & DATE_WEEK_NEWYEAR_DAY) {
+        /* The year of the week's last day; weeks counted from the one
+         * holding January 1. */
+        int64_t year = date_year_of(days + 7 - date_iso_weekday(days + (monday_first ? 0 : 1)));
+        int64_t first = ty_days_from_civil(year, 1, 1), self = days;
+        if (monday_first) {
+            first -= date_iso_weekday(first) - 1;
+            self -= date_iso_weekday(days) - 1;
+        } else {
+            if (date_iso_weekday(first) != 7) first -= date_iso_weekday(first);
+            if (date_iso_weekday(days) != 7) self -= date_iso_weekday(days);
+        }
+        *year_out = year;
+        *week_out = (self - first) / 7 + 1;
+        return;
+    }
+    unsigned format = mode & 7;
+    if (!(format & DATE_WEEK_MONDAY_FIRST)) format ^= DATE_WEEK_FIRST_WEEKDAY;
+    bool week_year = (format & DATE_WEEK_YEAR) != 0;
+    bool first_weekday = (format & DATE_WEEK_FIRST_WEEKDAY) != 0;
+    int64_t year;
+    unsigned month, day;
+    ty_civil_from_days(days, &year, &month, &day);
+    int64_t first_day = ty_days_from_civil(year, 1, 1);
+    /* Weekday of January 1: 0 for the first day of the week. */
+    int64_t weekday = date_iso_weekday(first_day + (monday_first ? 0 : 1)) - 1;
+    if (month == 1 && day <= 7 - weekday) {
+        if (!week_year && ((first_weekday && weekday != 0) || (!first_weekday && weekday >= 4))) {
+            *year_out = year;
+            *week_out = 0;
+            return;
+        }
+        week_year = true;
+        year--;
+        int64_t length = date_days_in_year(year);
+        first_day -= length;
+        weekday = (weekday + 53 * 7 - length) % 7;
+    }
+    int64_t n = (first_weekday && weekday != 0) || (!first_weekday && weekday >= 4)
+                    ? days - (first_day + (7 - weekday))
+                    : days - (first_day - weekday);
+    if (week_year && n >= 52 * 7) {
+        weekday = (weekday + date_days_in_year(year)) % 7;
+        if ((!first_weekday && weekday < 4) || (first_weekday && weekday == 0)) {
+            *year_out = year + 1;
+            *week_out = 1;
+            return;
+        }
+    }
+    *year_out = year;
+    *week_out = n / 7 + 1;
+}
+
 /* The instant a local day starts in tz. */
 static int64_t date_day_start(const ty_tz *tz, int64_t days) {
     return ty_tz_local_to_utc(tz, days * 86400);
@@ -249,6 +320,15 @@ typedef enum date_op {
     DATE_OP_YYYYMM,
     DATE_OP_YYYYMMDD,
     DATE_OP_YYYYMMDDHHMMSS,
+    DATE_OP_ISO_WEEK,
+    DATE_OP_ISO_YEAR,
+    DATE_OP_WEEK,       /* n: week mode */
+    DATE_OP_YEAR_WEEK,  /* n: week mode */
+    DATE_OP_TZ_OFFSET,
+    DATE_OP_REL_YEAR,
+    DATE_OP_REL_QUARTER,
+    DATE_OP_REL_MONTH,
+    DATE_OP_REL_WEEK,
     DATE_OP_REL_DAY,
     DATE_OP_REL_HOUR,
     DATE_OP_REL_MINUTE,
@@ -257,6 +337,8 @@ typedef enum date_op {
     DATE_OP_START_MONTH,
     DATE_OP_START_QUARTER,
     DATE_OP_START_YEAR,
+    DATE_OP_START_ISO_YEAR,
+    DATE_OP_LAST_DAY_MONTH,
     DATE_OP_MONDAY,
     DATE_OP_START_WEEK,
     DATE_OP_INTERVAL_WEEK,
@@ -305,6 +387,7 @@ typedef struct date_state {
     date_input in;
     date_op op;
     int64_t n;       /* week mode, interval length, minutes */
+    bool text_input; /* toWeek('2020-01-01'): strings read best-effort */
 } date_state;
 
 static int64_t date_field(const date_state *st, int64_t v) {
@@ -330,6 +413,16 @@ static int64_t date_field(const date_state *st, int64_t v) {
     case DATE_OP_YYYYMMDDHHMMSS:
         return c.year * 10000000000LL + c.month * 100000000LL + c.day * 1000000LL +
                c.second / 3600 * 10000 + c.second / 60 % 60 * 100 + c.second % 60;
+    case DATE_OP_ISO_WEEK: return date_iso_week(c.days);
+    case DATE_OP_ISO_YEAR: return date_iso_year(c.days);
+    case DATE_OP_WEEK:
+    case DATE_OP_YEAR_WEEK: {
+        int64_t year, week;
+        unsigned mode = (unsigned)(uint8_t)st->n;
+        if (st->op == DATE_OP_YEAR_WEEK) mode |= DATE_WEEK_YEAR;
+        date_year_week(c.days, mode, &year, &week);
+        return st->op == DATE_OP_WEEK ? week : year * 100 + week;
+    }
     default: break;
     }
     MU_ASSERT(!"date_field: unexpected operation");
@@ -392,6 +485,8 @@ static int64_t date_start_day_number(const date_state *st, int64_t v) {
     case DATE_OP_START_MONTH: return c.days - (c.day - 1);
     case DATE_OP_START_QUARTER: return ty_days_from_civil(c.year, (c.month - 1) / 3 * 3 + 1, 1);
     case DATE_OP_START_YEAR: return ty_days_from_civil(c.year, 1, 1);
+    case DATE_OP_START_ISO_YEAR: return date_iso_year_start(c.days);
+    case DATE_OP_LAST_DAY_MONTH: return c.days - c.day + date_month_days(c.year, c.month);
     case DATE_OP_MONDAY: return c.days - (iso - 1);
     case DATE_OP_START_WEEK:
         if (st->n & 1) return c.days - (iso - 1);
@@ -517,13 +612,52 @@ static int date_load_values(const date_state *st, const exec_arg *a, uint32_t ro
     return 0;
 }
 
+/* Strings of toWeek and friends: parseDateTime64BestEffort at scale 0 in
+ * the calendar's zone (the state reads them as DateTime64 with scale 1). */
+static int date_load_text(const exec_call *call, const date_state *st, const exec_arg *a,
+                          uint32_t rows, int64_t *v, mu_err *err) {
+    for (uint32_t i = 0; i < rows; i++) {
+        v[i] = 0;
+        if (exec_arg_is_null_row(a, i)) continue;
+        size_t bytes;
+        const char *s = exec_get_str(a->column, exec_arg_row(a, i), &bytes);
+        int rc = exec__date_parse_best_effort(call, s, bytes, st->in.tz, &v[i], err);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+/* toStartOfISOYear of Date32 and DateTime64: 0 before 1970, days after
+ * 2149-06-06 read as that day, the result cast to Date's 16 bits. */
+static int64_t date_start_iso_year_signed(const date_state *st, int64_t v) {
+    if ((date_kind_is_day(st->in.kind) ? v : date_whole(&st->in, v)) < 0) return 0;
+    date_civil c;
+    date_civil_of(&st->in, v, &c);
+    return date_iso_year_start(MU_MIN(c.days, DATE_DAYS_MAX));
+}
+
+static date_unit date_relative_unit(date_op op) {
+    switch (op) {
+    case DATE_OP_REL_YEAR: return DATE_UNIT_YEAR;
+    case DATE_OP_REL_QUARTER: return DATE_UNIT_QUARTER;
+    case DATE_OP_REL_MONTH: return DATE_UNIT_MONTH;
+    case DATE_OP_REL_WEEK: return DATE_UNIT_WEEK;
+    case DATE_OP_REL_DAY: return DATE_UNIT_DAY;
+    case DATE_OP_REL_HOUR: return DATE_UNIT_HOUR;
+    case DATE_OP_REL_MINUTE: return DATE_UNIT_MINUTE;
+    default: return DATE_UNIT_SECOND;
+    }
+}
+
 static int date_kernel_unary(const exec_call *call, const exec_arg *args, uint32_t rows,
                              ty_column *out, mu_err *err) {
     const date_state *st = call->state;
     MU_ASSERT(st != NULL && call->arg_count >= 1);
     int64_t *v = exec__scratch(rows, sizeof(*v), err);
     if (v == NULL) return err->code;
-    if (date_load_values(st, &args[0], rows, v, err) != 0) {
+    int load_rc = st->text_input ? date_load_text(call, st, &args[0], rows, v, err)
+                                 : date_load_values(st, &args[0], rows, v, err);
+    if (load_rc != 0) {
         free(v);
         return err->code;
     }
@@ -533,17 +667,28 @@ static int date_kernel_unary(const exec_call *call, const exec_arg *args, uint32
          * DateTime64 days are cast to Date's 16 bits as ClickHouse casts them. */
         bool floor_zero = date_kind_is_unsigned(st->in.kind) ||
                           (st->op == DATE_OP_START_WEEK && st->in.kind == TY_DATETIME64);
+        bool iso_signed = st->op == DATE_OP_START_ISO_YEAR && !floor_zero;
         for (uint32_t i = 0; i < rows; i++) {
-            int64_t d = date_start_day_number(st, v[i]);
+            int64_t d = iso_signed ? date_start_iso_year_signed(st, v[i])
+                                   : date_start_day_number(st, v[i]);
             v[i] = (uint16_t)(floor_zero && d < 0 ? 0 : d);
         }
     } else if (date_op_gives_instant(st->op)) {
         for (uint32_t i = 0; i < rows; i++) v[i] = date_start_instant(st, v[i]);
+    } else if (st->op >= DATE_OP_REL_YEAR && st->op <= DATE_OP_REL_WEEK) {
+        /* ClickHouse keeps 16 bits of these (UInt16 / UInt32 results). */
+        date_unit unit = date_relative_unit(st->op);
+        for (uint32_t i = 0; i < rows; i++)
+            v[i] = (uint16_t)date_relative(&st->in, unit, v[i], true);
     } else if (st->op >= DATE_OP_REL_DAY && st->op <= DATE_OP_REL_SECOND) {
-        date_unit unit = st->op == DATE_OP_REL_DAY    ? DATE_UNIT_DAY
-                       : st->op == DATE_OP_REL_HOUR   ? DATE_UNIT_HOUR
-                       : st->op == DATE_OP_REL_MINUTE ? DATE_UNIT_MINUTE : DATE_UNIT_SECOND;
+        date_unit unit = date_relative_unit(st->op);
         for (uint32_t i = 0; i < rows; i++) v[i] = date_relative(&st->in, unit, v[i], false);
+    } else if (st->op == DATE_OP_TZ_OFFSET) {
+        for (uint32_t i = 0; i < rows; i++) {
+            int64_t t = date_clamp(date_whole(&st->in, v[i]), -DATE_SECONDS_LIMIT,
+                                   DATE_SECONDS_LIMIT);
+            v[i] = ty_tz_offset_at(st->in.tz, t);
+        }
     } else if (st->op == DATE_OP_UNIX_TIMESTAMP) {
         for (uint32_t i = 0; i < rows; i++) v[i] = date_whole(&st->in, v[i]);
     } else {
@@ -595,8 +740,11 @@ static int date_error_not_supported(const exec_call *call, ty_kind kind, mu_err 
 
 static ty_kind date_field_result(date_op op) {
     switch (op) {
-    case DATE_OP_YEAR: case DATE_OP_DAY_OF_YEAR: return TY_UINT16;
-    case DATE_OP_YYYYMM: case DATE_OP_YYYYMMDD: return TY_UINT32;
+    case DATE_OP_YEAR: case DATE_OP_DAY_OF_YEAR: case DATE_OP_ISO_YEAR:
+    case DATE_OP_REL_YEAR: return TY_UINT16;
+    case DATE_OP_YYYYMM: case DATE_OP_YYYYMMDD: case DATE_OP_YEAR_WEEK: return TY_UINT32;
+    case DATE_OP_REL_QUARTER: case DATE_OP_REL_MONTH: case DATE_OP_REL_WEEK: return TY_UINT32;
+    case DATE_OP_TZ_OFFSET: return TY_INT32;
     case DATE_OP_REL_DAY: case DATE_OP_REL_HOUR: case DATE_OP_REL_MINUTE:
     case DATE_OP_REL_SECOND: return TY_UINT32;
     case DATE_OP_YYYYMMDDHHMMSS: return TY_UINT64;
@@ -630,7 +778,7 @@ static int date_check_t_tz(exec_call *call, bool result_is_date, mu_err *err) {
 
 static bool date_op_needs_time(date_op op) {
     return op == DATE_OP_HOUR || op == DATE_OP_MINUTE || op == DATE_OP_SECOND ||
-           op == DATE_OP_START_HOUR || op == DATE_OP_START_MINUTES;
+           op == DATE_OP_START_HOUR || op == DATE_OP_START_MINUTES || op == DATE_OP_TZ_OFFSET;
 }
 
 /* toYear .. toSecond, toYYYYMM*, toRelative*Num, toStartOf{Month, Quarter,
@@ -661,36 +809,74 @@ static int date_bind_simple(exec_call *call, mu_arena *arena, mu_err *err) {
 }
 
 /* toDayOfWeek(t[, mode[, 'tz']]) and toStartOfWeek(t[, mode[, 'tz']]). */
+/* toWeek(t[, mode[, 'tz']]) and toYearWeek: IFunctionCustomWeek's rules
+ * (a constant UInt8 mode; a String t is read best-effort). */
+static int date_check_custom_week(exec_call *call, mu_err *err) {
+    const char *name = call->function->name;
+    char tn[128];
+    if (call->arg_count < 1 || call->arg_count > 3)
+        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS,
+                      "Number of arguments for function %s doesn't match: passed %u, expected "
+                      "1, 2 or 3.",
+                      name, call->arg_count);
+    const ty_type *t = call->arg_types[0];
+    if (!date_kind_is_time(t->kind) && t->kind != TY_STRING)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of %sargument of function %s. Must be Date, Date32, "
+                      "DateTime or DateTime64.",
+                      ty_type_name(t, tn, sizeof(tn)), call->arg_count == 2 ? "1st " : "", name);
+    if (call->arg_count >= 2 && call->arg_types[1]->kind != TY_UINT8)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of 2nd (optional) argument of function %s. Must be "
+                      "constant UInt8 (week mode).",
+                      ty_type_name(call->arg_types[1], tn, sizeof(tn)), name);
+    if (call->arg_count == 3 && call->arg_types[2]->kind != TY_STRING)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of 3rd (optional) argument of function %s. Must be "
+                      "constant string (timezone name).",
+                      ty_type_name(call->arg_types[2], tn, sizeof(tn)), name);
+    return 0;
+}
+
+/* toDayOfWeek(t[, mode[, 'tz']]), toStartOfWeek(t[, mode[, 'tz']]), toWeek
+ * and toYearWeek. */
 static int date_bind_week_mode(exec_call *call, mu_arena *arena, mu_err *err) {
     const date_fn *d = date_fn_of(call);
     date_op op = (date_op)d->op;
-    if (call->arg_count < 1 || call->arg_count > 3)
-        return exec__error_arg_count(call, "1 or 2 or 3", err);
+    bool custom_week = op == DATE_OP_WEEK || op == DATE_OP_YEAR_WEEK;
     char tn[128];
-    if (!date_kind_is_time(call->arg_types[0]->kind))
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "Illegal type %s of argument of function %s. Should be a date or a date "
-                      "with time",
-                      ty_type_name(call->arg_types[0], tn, sizeof(tn)), call->function->name);
-    /* toDayOfWeek(t, 'tz') reads a String second argument as the zone. */
-    bool mode_is_zone = op == DATE_OP_DAY_OF_WEEK && call->arg_count == 2 &&
-                        call->arg_types[1]->kind == TY_STRING;
-    bool bad = (call->arg_count >= 2 && !mode_is_zone &&
-                !exec_type_is_integer(call->arg_types[1])) ||
-               (call->arg_count == 3 && call->arg_types[2]->kind != TY_STRING);
-    if (bad)
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "Function %s supports 1 or 2 or 3 arguments. The 1st argument must be of "
-                      "type Date or DateTime. The 2nd argument (optional) must be a constant "
-                      "UInt8 with week mode. The 3rd argument (optional) must be a constant "
-                      "string with timezone name",
-                      call->function->name);
-    if (call->arg_count == 3 && op == DATE_OP_START_WEEK &&
-        date_kind_is_day(call->arg_types[0]->kind))
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "The timezone argument of function %s is allowed only when the 1st "
-                      "argument has the type DateTime",
-                      call->function->name);
+    bool mode_is_zone = false;
+    if (custom_week) {
+        int rc = date_check_custom_week(call, err);
+        if (rc != 0) return rc;
+    } else {
+        if (call->arg_count < 1 || call->arg_count > 3)
+            return exec__error_arg_count(call, "1 or 2 or 3", err);
+        if (!date_kind_is_time(call->arg_types[0]->kind))
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Illegal type %s of argument of function %s. Should be a date or a "
+                          "date with time",
+                          ty_type_name(call->arg_types[0], tn, sizeof(tn)), call->function->name);
+        /* toDayOfWeek(t, 'tz') reads a String second argument as the zone. */
+        mode_is_zone = op == DATE_OP_DAY_OF_WEEK && call->arg_count == 2 &&
+                       call->arg_types[1]->kind == TY_STRING;
+        bool bad = (call->arg_count >= 2 && !mode_is_zone &&
+                    !exec_type_is_integer(call->arg_types[1])) ||
+                   (call->arg_count == 3 && call->arg_types[2]->kind != TY_STRING);
+        if (bad)
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "Function %s supports 1 or 2 or 3 arguments. The 1st argument must be "
+                          "of type Date or DateTime. The 2nd argument (optional) must be a "
+                          "constant UInt8 with week mode. The 3rd argument (optional) must be a "
+                          "constant string with timezone name",
+                          call->function->name);
+        if (call->arg_count == 3 && op == DATE_OP_START_WEEK &&
+            date_kind_is_day(call->arg_types[0]->kind))
+            return MU_ERR(err, MU_EILLEGAL_TYPE,
+                          "The timezone argument of function %s is allowed only when the 1st "
+                          "argument has the type DateTime",
+                          call->function->name);
+    }
     date_state *st = date_state_new(call, arena, op, err);
     if (st == NULL) return err->code;
     st->n = 0;
@@ -699,7 +885,15 @@ static int date_bind_week_mode(exec_call *call, mu_arena *arena, mu_err *err) {
                       call->function->name);
     int rc = date_bind_input(call, mode_is_zone ? 1 : 2, arena, &st->in, NULL, err);
     if (rc != 0) return rc;
-    call->result_type = ty_type_builtin(op == DATE_OP_START_WEEK ? TY_DATE : TY_UINT8);
+    if (call->arg_types[0]->kind == TY_STRING) {
+        st->text_input = true;
+        st->in.kind = TY_DATETIME64;
+        st->in.scale = 1;
+        if (call->arg_count < 3) st->in.tz = exec__date_session_zone(call);
+    }
+    ty_kind result = op == DATE_OP_START_WEEK ? TY_DATE
+                   : op == DATE_OP_YEAR_WEEK  ? TY_UINT32 : TY_UINT8;
+    call->result_type = ty_type_builtin(result);
     return 0;
 }
 
@@ -1395,6 +1589,26 @@ typedef struct date_unix_state {
     const ty_type *text_type; /* strings: DateTime('zone') to parse with */
 } date_unix_state;
 
+/* ClickHouse's codes for a String that is not a DateTime: one that starts
+ * with a date, a date and time or a Unix timestamp and goes on is
+ * incompletely parsed (CANNOT_PARSE_TEXT); anything else is
+ * CANNOT_PARSE_DATETIME. err holds the reader's message. */
+static int date_unix_text_error(const ty_type *type, const char *s, size_t n, mu_err *err) {
+    size_t digits = 0;
+    while (digits < n && s[digits] >= '0' && s[digits] <= '9') digits++;
+    const size_t prefixes[3] = {19, 10, digits};
+    int code = MU_EPARSE_DATETIME;
+    for (size_t i = 0; i < MU_ARRAY_LEN(prefixes); i++) {
+        uint32_t seconds;
+        mu_err ignored;
+        if (prefixes[i] > 0 && prefixes[i] < n &&
+            ty_value_parse(type, s, prefixes[i], &seconds, &ignored) == 0)
+            code = MU_EPARSE;
+    }
+    err->code = code;
+    return code;
+}
+
 static int date_kernel_unix_text(const exec_call *call, const exec_arg *args, uint32_t rows,
                                  ty_column *out, mu_err *err) {
     const date_unix_state *st = call->state;
@@ -1406,8 +1620,9 @@ static int date_kernel_unix_text(const exec_call *call, const exec_arg *args, ui
         size_t bytes;
         const char *s = exec_get_str(args[0].column, exec_arg_row(&args[0], i), &bytes);
         while (args[0].column->type->kind != TY_STRING && bytes > 0 && s[bytes - 1] == 0) bytes--;
-        if (!exec_arg_is_null_row(&args[0], i))
-            rc = ty_value_parse(st->text_type, s, bytes, &seconds, err);
+        if (!exec_arg_is_null_row(&args[0], i) &&
+            ty_value_parse(st->text_type, s, bytes, &seconds, err) != 0)
+            rc = date_unix_text_error(st->text_type, s, bytes, err);
         v[i] = seconds;
     }
     if (rc == 0) rc = exec__store_i64(out, v, rows, err);
@@ -1453,11 +1668,138 @@ static int date_bind_unix_timestamp(exec_call *call, mu_arena *arena, mu_err *er
 }
 
 /* ------------------------------------------------------------------ */
+/* toTimeZone, timezoneOf, toUnixTimestamp64*, fromUnixTimestamp64*    */
+/* ------------------------------------------------------------------ */
+
+/* The values unchanged (the result type carries another zone). */
+static int date_kernel_copy(const exec_call *call, const exec_arg *args, uint32_t rows,
+                            ty_column *out, mu_err *err) {
+    (void)call;
+    int64_t *v = exec__scratch(rows, sizeof(*v), err);
+    if (v == NULL) return err->code;
+    exec__load_i64(&args[0], rows, v);
+    int rc = exec__store_i64(out, v, rows, err);
+    free(v);
+    return rc;
+}
+
+/* toTimeZone(t, 'zone') (toTimezone): DateTime[64] in another zone. */
+static int date_bind_to_timezone(exec_call *call, mu_arena *arena, mu_err *err) {
+    char tn[128];
+    if (call->arg_count != 2) return exec__error_arg_count(call, "2", err);
+    const ty_type *t = call->arg_types[0];
+    if (t->kind != TY_DATETIME && t->kind != TY_DATETIME64)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of argument of function %s. Should be DateTime or "
+                      "DateTime64",
+                      ty_type_name(t, tn, sizeof(tn)), call->function->name);
+    const ty_tz *tz;
+    const char *zone_name;
+    int rc = exec__date_zone_arg(call, 1, arena, &tz, &zone_name, err);
+    if (rc != 0) return rc;
+    call->kernel = date_kernel_copy;
+    if (t->kind == TY_DATETIME)
+        return exec__date_type_datetime(arena, zone_name, tz, &call->result_type, err);
+    return exec__date_type_datetime64(arena, t->precision, zone_name, tz, &call->result_type,
+                                      err);
+}
+
+/* timezoneOf(t): the zone t's type reads its values in; NULLs too. */
+static int date_bind_timezone_of(exec_call *call, mu_arena *arena, mu_err *err) {
+    char tn[128];
+    if (call->arg_count != 1) return exec__error_arg_count(call, "1", err);
+    const ty_type *t = ty_type_strip_nullable(call->arg_types[0]);
+    if (t->kind != TY_DATETIME && t->kind != TY_DATETIME64)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of argument of function %s. Should be DateTime or "
+                      "DateTime64",
+                      ty_type_name(call->arg_types[0], tn, sizeof(tn)), call->function->name);
+    date_now_state *st = date_now_state_new(call, arena, err);
+    if (st == NULL) return err->code;
+    st->text = t->timezone_name != NULL ? t->timezone_name : ty_tz_name(ty_type_timezone(t));
+    call->result_type = ty_type_builtin(TY_STRING);
+    return 0;
+}
+
+typedef struct date_unix64_state {
+    int64_t factor;  /* multiply by (> 0) or divide by (< 0) */
+} date_unix64_state;
+
+static int date_kernel_to_unix64(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                 ty_column *out, mu_err *err) {
+    const date_unix64_state *st = call->state;
+    int64_t *v = exec__scratch(rows, sizeof(*v), err);
+    if (v == NULL) return err->code;
+    exec__load_i64(&args[0], rows, v);
+    int rc = 0;
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        if (st->factor < 0) {
+            v[i] /= -st->factor;
+        } else if (__builtin_mul_overflow(v[i], st->factor, &v[i])) {
+            if (!exec_arg_is_null_row(&args[0], i))
+                rc = MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal overflow in %s",
+                            call->function->name);
+            v[i] = 0;
+        }
+    }
+    if (rc == 0) rc = exec__store_i64(out, v, rows, err);
+    free(v);
+    return rc;
+}
+
+/* toUnixTimestamp64{Second,Milli,Micro,Nano}(DateTime64) -> Int64. */
+static int date_bind_to_unix64(exec_call *call, mu_arena *arena, mu_err *err) {
+    unsigned target = date_fn_of(call)->op;
+    if (call->arg_count != 1) return exec__error_arg_count(call, "1", err);
+    const ty_type *t = call->arg_types[0];
+    if (t->kind != TY_DATETIME64)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "The only argument for function %s must be DateTime64",
+                      call->function->name);
+    date_unix64_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
+    if (st == NULL) return err->code;
+    st->factor = t->precision >= target ? -date_pow10(t->precision - target)
+                                        : date_pow10(target - t->precision);
+    if (st->factor == -1) st->factor = 1;
+    call->state = st;
+    call->kernel = date_kernel_to_unix64;
+    call->result_type = ty_type_builtin(TY_INT64);
+    return 0;
+}
+
+/* fromUnixTimestamp64{Second,Milli,Micro,Nano}(integer[, 'zone']): the
+ * integer taken as ticks of DateTime64(0|3|6|9[, zone]). */
+static int date_bind_from_unix64(exec_call *call, mu_arena *arena, mu_err *err) {
+    unsigned target = date_fn_of(call)->op;
+    if (call->arg_count < 1 || call->arg_count > 2)
+        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s takes one or two arguments",
+                      call->function->name);
+    if (!exec_type_is_integer(call->arg_types[0]))
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "The first argument for function %s must be integer",
+                      call->function->name);
+    const ty_tz *tz = NULL;
+    const char *zone_name = NULL;
+    if (call->arg_count == 2) {
+        int rc = exec__date_zone_arg(call, 1, arena, &tz, &zone_name, err);
+        if (rc != 0) return rc;
+    }
+    call->kernel = date_kernel_copy;
+    return exec__date_type_datetime64(arena, target, zone_name, tz, &call->result_type, err);
+}
+
+/* ------------------------------------------------------------------ */
 /* Registry                                                            */
 /* ------------------------------------------------------------------ */
 
 #define DATE_SIMPLE(var, fname, opcode)                                                     \
     static const date_fn var = {{fname, 0, date_bind_simple}, opcode, 0, 0}
+/* ClickHouse's MySQL-style aliases (YEAR, DAYOFMONTH, ...) match any case. */
+#define DATE_SIMPLE_CI(var, fname, opcode)                                                  \
+    static const date_fn var = {{fname, EXEC_FN_CASE_INSENSITIVE, date_bind_simple}, opcode, 0, 0}
+#define DATE_WEEK_MODE(var, fname, flags, opcode)                                           \
+    static const date_fn var = {{fname, flags, date_bind_week_mode}, opcode, 0, 0}
+#define DATE_UNIX64(var, fname, bind, scale)                                                \
+    static const date_fn var = {{fname, 0, bind}, scale, 0, 0}
 #define DATE_MINUTES(var, fname, count)                                                     \
     static const date_fn var = {{fname, 0, date_bind_simple}, DATE_OP_START_MINUTES, 0, count}
 #define DATE_ADD(var, fname, unit, sign)                                                    \
@@ -1496,10 +1838,50 @@ DATE_MINUTES(date_start_five_alias, "toStartOfFiveMinute", 5);
 DATE_MINUTES(date_start_ten, "toStartOfTenMinutes", 10);
 DATE_MINUTES(date_start_fifteen, "toStartOfFifteenMinutes", 15);
 
-static const date_fn date_day_of_week = {
-    {"toDayOfWeek", 0, date_bind_week_mode}, DATE_OP_DAY_OF_WEEK, 0, 0};
-static const date_fn date_start_week = {
-    {"toStartOfWeek", 0, date_bind_week_mode}, DATE_OP_START_WEEK, 0, 0};
+DATE_SIMPLE(date_iso_week_fn, "toISOWeek", DATE_OP_ISO_WEEK);
+DATE_SIMPLE(date_iso_year_fn, "toISOYear", DATE_OP_ISO_YEAR);
+DATE_SIMPLE(date_start_iso_year, "toStartOfISOYear", DATE_OP_START_ISO_YEAR);
+DATE_SIMPLE(date_last_day_month, "toLastDayOfMonth", DATE_OP_LAST_DAY_MONTH);
+DATE_SIMPLE(date_tz_offset, "timezoneOffset", DATE_OP_TZ_OFFSET);
+DATE_SIMPLE(date_tz_offset2, "timeZoneOffset", DATE_OP_TZ_OFFSET);
+DATE_SIMPLE(date_rel_year, "toRelativeYearNum", DATE_OP_REL_YEAR);
+DATE_SIMPLE(date_rel_quarter, "toRelativeQuarterNum", DATE_OP_REL_QUARTER);
+DATE_SIMPLE(date_rel_month, "toRelativeMonthNum", DATE_OP_REL_MONTH);
+DATE_SIMPLE(date_rel_week, "toRelativeWeekNum", DATE_OP_REL_WEEK);
+DATE_SIMPLE_CI(date_alias_year, "YEAR", DATE_OP_YEAR);
+DATE_SIMPLE_CI(date_alias_quarter, "QUARTER", DATE_OP_QUARTER);
+DATE_SIMPLE_CI(date_alias_month, "MONTH", DATE_OP_MONTH);
+DATE_SIMPLE_CI(date_alias_day, "DAY", DATE_OP_DAY_OF_MONTH);
+DATE_SIMPLE_CI(date_alias_day_of_month, "DAYOFMONTH", DATE_OP_DAY_OF_MONTH);
+DATE_SIMPLE_CI(date_alias_day_of_year, "DAYOFYEAR", DATE_OP_DAY_OF_YEAR);
+DATE_SIMPLE_CI(date_alias_hour, "HOUR", DATE_OP_HOUR);
+DATE_SIMPLE_CI(date_alias_minute, "MINUTE", DATE_OP_MINUTE);
+DATE_SIMPLE_CI(date_alias_second, "SECOND", DATE_OP_SECOND);
+DATE_SIMPLE_CI(date_alias_last_day, "LAST_DAY", DATE_OP_LAST_DAY_MONTH);
+
+DATE_WEEK_MODE(date_day_of_week, "toDayOfWeek", 0, DATE_OP_DAY_OF_WEEK);
+DATE_WEEK_MODE(date_alias_day_of_week, "DAYOFWEEK", EXEC_FN_CASE_INSENSITIVE,
+               DATE_OP_DAY_OF_WEEK);
+DATE_WEEK_MODE(date_start_week, "toStartOfWeek", 0, DATE_OP_START_WEEK);
+DATE_WEEK_MODE(date_week, "toWeek", 0, DATE_OP_WEEK);
+DATE_WEEK_MODE(date_alias_week, "week", EXEC_FN_CASE_INSENSITIVE, DATE_OP_WEEK);
+DATE_WEEK_MODE(date_year_week_fn, "toYearWeek", 0, DATE_OP_YEAR_WEEK);
+DATE_WEEK_MODE(date_alias_year_week, "yearweek", EXEC_FN_CASE_INSENSITIVE, DATE_OP_YEAR_WEEK);
+
+static const date_fn date_to_timezone = {{"toTimeZone", 0, date_bind_to_timezone}, 0, 0, 0};
+static const date_fn date_to_timezone2 = {{"toTimezone", 0, date_bind_to_timezone}, 0, 0, 0};
+static const date_fn date_timezone_of = {
+    {"timezoneOf", EXEC_FN_NULLS_CUSTOM, date_bind_timezone_of}, 0, 0, 0};
+static const date_fn date_timezone_of2 = {
+    {"timeZoneOf", EXEC_FN_NULLS_CUSTOM, date_bind_timezone_of}, 0, 0, 0};
+DATE_UNIX64(date_to_unix64_s, "toUnixTimestamp64Second", date_bind_to_unix64, 0);
+DATE_UNIX64(date_to_unix64_ms, "toUnixTimestamp64Milli", date_bind_to_unix64, 3);
+DATE_UNIX64(date_to_unix64_us, "toUnixTimestamp64Micro", date_bind_to_unix64, 6);
+DATE_UNIX64(date_to_unix64_ns, "toUnixTimestamp64Nano", date_bind_to_unix64, 9);
+DATE_UNIX64(date_from_unix64_s, "fromUnixTimestamp64Second", date_bind_from_unix64, 0);
+DATE_UNIX64(date_from_unix64_ms, "fromUnixTimestamp64Milli", date_bind_from_unix64, 3);
+DATE_UNIX64(date_from_unix64_us, "fromUnixTimestamp64Micro", date_bind_from_unix64, 6);
+DATE_UNIX64(date_from_unix64_ns, "fromUnixTimestamp64Nano", date_bind_from_unix64, 9);
 static const date_fn date_start_interval = {
     {"toStartOfInterval", 0, date_bind_start_of_interval}, 0, 0, 0};
 
@@ -1561,6 +1943,17 @@ const exec_function *const exec__functions_date[] = {
     &date_age.fn,
     &date_now.fn, &date_now64.fn, &date_today.fn, &date_yesterday.fn, &date_timezone.fn,
     &date_timezone2.fn, &date_unix_timestamp.fn,
+    &date_iso_week_fn.fn, &date_iso_year_fn.fn, &date_start_iso_year.fn, &date_last_day_month.fn,
+    &date_tz_offset.fn, &date_tz_offset2.fn, &date_rel_year.fn, &date_rel_quarter.fn,
+    &date_rel_month.fn, &date_rel_week.fn, &date_alias_year.fn, &date_alias_quarter.fn,
+    &date_alias_month.fn, &date_alias_day.fn, &date_alias_day_of_month.fn,
+    &date_alias_day_of_year.fn, &date_alias_hour.fn, &date_alias_minute.fn,
+    &date_alias_second.fn, &date_alias_last_day.fn, &date_alias_day_of_week.fn, &date_week.fn,
+    &date_alias_week.fn, &date_year_week_fn.fn, &date_alias_year_week.fn,
+    &date_to_timezone.fn, &date_to_timezone2.fn, &date_timezone_of.fn, &date_timezone_of2.fn,
+    &date_to_unix64_s.fn, &date_to_unix64_ms.fn, &date_to_unix64_us.fn, &date_to_unix64_ns.fn,
+    &date_from_unix64_s.fn, &date_from_unix64_ms.fn, &date_from_unix64_us.fn,
+    &date_from_unix64_ns.fn,
     &exec__date_fn_format_datetime, &exec__date_fn_date_format, &exec__date_fn_from_unixtime,
     &exec__date_fn_from_unix_timestamp,
     &exec__date_fn_parse[0], &exec__date_fn_parse[1], &exec__date_fn_parse[2],

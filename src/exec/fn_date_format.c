@@ -8,7 +8,7 @@
  * format string is compiled once at bind time. The functions are registered
  * through fn_date.c's list.
  */
-#include "exec/exec_int.h"
+#include "exec/fn_date_int.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,23 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Defined in fn_date.c. */
-const ty_tz *exec__date_session_zone(const exec_call *call);
-int64_t exec__date_now_us(const exec_call *call);
-int exec__date_zone_arg(const exec_call *call, uint32_t index, mu_arena *arena,
-                        const ty_tz **tz_out, const char **name_out, mu_err *err);
-int exec__date_type_datetime(mu_arena *arena, const char *zone_name, const ty_tz *tz,
-                             const ty_type **out, mu_err *err);
-int exec__date_type_datetime64(mu_arena *arena, unsigned precision, const char *zone_name,
-                               const ty_tz *tz, const ty_type **out, mu_err *err);
-
-/* Defined here, listed by fn_date.c. */
-extern const exec_function exec__date_fn_format_datetime;
-extern const exec_function exec__date_fn_date_format;
-extern const exec_function exec__date_fn_from_unixtime;
-extern const exec_function exec__date_fn_from_unix_timestamp;
-extern const exec_function exec__date_fn_parse[12];
 
 #define FMT_MESSAGE_VALUE_BYTES 64
 
@@ -977,6 +960,19 @@ static int bp_value(const exec_call *call, const bp_state *st, const char *s, si
                       quoted, tn);
     *out = ticks;
     return 0;
+}
+
+int exec__date_parse_best_effort(const exec_call *call, const char *s, size_t n,
+                                 const ty_tz *local, int64_t *seconds_out, mu_err *err) {
+    bp b;
+    size_t used;
+    bp_options o = {.us_style = false, .local = local,
+                    .now_seconds = fmt_floor_div(exec__date_now_us(call), 1000000)};
+    if (bp_parse(&b, s, n, &o, seconds_out, &used)) return 0;
+    char quoted[FMT_MESSAGE_VALUE_BYTES + 16];
+    fmt_quote(s, n, quoted, sizeof(quoted));
+    return MU_ERR(err, MU_EPARSE_DATETIME, "%s: while parsing %s in function %s", b.reason,
+                  quoted, call->function->name);
 }
 
 static int bp_append(ty_column *out, bool is_64, bool is_null, int64_t v, mu_err *err) {

@@ -718,8 +718,10 @@ int sql__op_join(sql_query *q, sql_operator *left, sql_operator *right, sql_join
     j->right_keys = mu_arena_calloc(q->arena, key_count + 1, sizeof(uint32_t), err);
     int rc = (j->left_keys && j->right_keys) ? 0 : err->code;
     if (rc == 0) {
-        memcpy(j->left_keys, left_keys, key_count * sizeof(uint32_t));
-        memcpy(j->right_keys, right_keys, key_count * sizeof(uint32_t));
+        if (key_count > 0) {
+            memcpy(j->left_keys, left_keys, key_count * sizeof(uint32_t));
+            memcpy(j->right_keys, right_keys, key_count * sizeof(uint32_t));
+        }
         rc = sql__op_init(&j->base, q, &op_join_vt, left->column_count + right->column_count,
                           err);
     }

@@ -706,7 +706,13 @@ static void test_unix_timestamps(void **state) {
     EXPECT_ERROR(MU_EILLEGAL_COLUMN, "Illegal type Date of first argument of function "
                                      "toUnixTimestamp",
                  "toUnixTimestamp", V("Date", "2024-01-01"));
-    EXPECT_ERROR(MU_EPARSE, "junk", "toUnixTimestamp", S("junk"));
+    /* No value at all: CANNOT_PARSE_DATETIME; a value and more text:
+     * incompletely parsed, CANNOT_PARSE_TEXT. */
+    EXPECT_ERROR(MU_EPARSE_DATETIME, "junk", "toUnixTimestamp", S("junk"));
+    EXPECT_ERROR(MU_EPARSE, "2017-11-05 08:07:47x", "toUnixTimestamp",
+                 S("2017-11-05 08:07:47x"));
+    EXPECT_ERROR(MU_EPARSE, "2017-11-05x", "toUnixTimestamp", S("2017-11-05x"));
+    EXPECT_ERROR(MU_EPARSE, "1234z", "toUnixTimestamp", S("1234z"));
     EXPECT(CALL("fromUnixTimestamp", I(423543535)), "DateTime", "1983-06-04 02:58:55");
     EXPECT_V(CALL("fromUnixTimestamp", I(-5)), "1970-01-01 00:00:00");
     EXPECT(CALL("FROM_UNIXTIME", I(1234334543), S("%Y-%m-%d %R:%S"), S("Asia/Shanghai")),
@@ -724,6 +730,212 @@ static void test_unix_timestamps(void **state) {
     EXPECT_V(CALL("fromUnixTimestamp", V(DT_KOLKATA, "2024-01-01 10:00:00"), S("%H:%i")), "10:00");
     EXPECT_ERROR(MU_EILLEGAL_TYPE, "when arguments size is 1. Should be integer",
                  "fromUnixTimestamp", S("1"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Weeks: ISO 8601 and MySQL's modes                                   */
+/* ------------------------------------------------------------------ */
+
+static void test_iso_weeks(void **state) {
+    (void)state;
+    EXPECT(CALL("toISOWeek", V("Date", "2016-12-27")), "UInt8", "52");
+    EXPECT_V(CALL("toISOWeek", V("Date", "2017-01-01")), "52");
+    EXPECT_V(CALL("toISOWeek", V("Date", "2017-01-02")), "1");
+    EXPECT_V(CALL("toISOWeek", V("Date32", "2021-01-03")), "53");
+    EXPECT_V(CALL("toISOWeek", V("Date", "2024-12-30")), "1");
+    EXPECT(CALL("toISOYear", V("Date", "2021-01-03")), "UInt16", "2020");
+    EXPECT_V(CALL("toISOYear", V("Date", "2024-12-30")), "2025");
+    EXPECT_V(CALL("toISOYear", V("DateTime64(3, 'UTC')", "2017-01-01 12:00:00.000")), "2016");
+    EXPECT(CALL("toStartOfISOYear", V("Date", "2017-01-01")), "Date", "2016-01-04");
+    EXPECT_V(CALL("toStartOfISOYear", V(DT_UTC, "2024-12-31 23:00:00")), "2024-12-30");
+    /* The zone decides the day: 23:00 UTC on Sunday is Monday in Kolkata. */
+    EXPECT_V(CALL("toISOWeek", V(DT_UTC, "2017-01-01 23:00:00")), "52");
+    EXPECT_V(CALL("toISOWeek", V(DT_UTC, "2017-01-01 23:00:00"), S("Asia/Kolkata")), "1");
+    /* ISO 1970 starts on 1969-12-29: Date stops at 1970-01-01; DateTime64
+     * days are cast to Date's 16 bits (ToStartOfISOYearImpl), Date32 and
+     * DateTime64 before 1970 give 1970-01-01. */
+    EXPECT_V(CALL("toStartOfISOYear", V("Date", "1970-01-05")), "1970-01-01");
+    EXPECT_V(CALL("toStartOfISOYear", V("DateTime64(3, 'UTC')", "1970-01-02 00:00:00")),
+             "2149-06-04");
+    EXPECT_V(CALL("toStartOfISOYear", V("Date32", "1960-05-05")), "1970-01-01");
+    EXPECT_V(CALL("toStartOfISOYear", V("Date32", "2000-05-05")), "2000-01-03");
+    /* EXTRACT(WEEK FROM d) binds to toISOWeek. */
+    EXPECT_V(CALL("toISOWeek", V("Date", "2020-01-01")), "1");
+}
+
+static void test_custom_weeks(void **state) {
+    (void)state;
+    exec_expr *m1 = V("UInt8", "1"), *m9 = V("UInt8", "9");
+    /* ClickHouse's documented examples. */
+    EXPECT(CALL("toWeek", V("Date", "2016-12-27")), "UInt8", "52");
+    EXPECT_V(CALL("toWeek", V("Date", "2016-12-27"), m1), "52");
+    EXPECT_V(CALL("toWeek", V("Date", "2016-12-27"), m9), "1");
+    EXPECT(CALL("toYearWeek", V("Date", "2016-12-27")), "UInt32", "201652");
+    EXPECT_V(CALL("toYearWeek", V("Date", "2016-12-27"), m1), "201652");
+    EXPECT_V(CALL("toYearWeek", V("Date", "2016-12-27"), m9), "201701");
+    /* MySQL's documented WEEK() and YEARWEEK() examples. */
+    EXPECT_V(CALL("toWeek", V("Date", "2008-02-20")), "7");
+    EXPECT_V(CALL("toWeek", V("Date", "2008-02-20"), m1), "8");
+    EXPECT_V(CALL("toWeek", V("Date", "2008-12-31"), m1), "53");
+    EXPECT_V(CALL("toWeek", V("Date", "2000-01-01")), "0");
+    EXPECT_V(CALL("toWeek", V("Date", "2000-01-01"), V("UInt8", "2")), "52");
+    EXPECT_V(CALL("toYearWeek", V("Date", "1987-01-01")), "198652");
+    EXPECT_V(CALL("toYearWeek", V("Date", "2000-01-01")), "199952");
+    /* Every mode on 2021-01-01 (a Friday) and 2024-12-31 (a Tuesday);
+     * checked against MySQL's definitions of the modes. */
+    static const char *const jan1[10] = {"0", "0", "52", "53", "0", "0", "53", "52", "1", "1"};
+    static const char *const dec31[10] = {"52", "53", "52", "1", "53", "53", "1", "53", "1", "1"};
+    static const char *const yw_dec31[10] = {"202452", "202501", "202452", "202501", "202501",
+                                             "202453", "202501", "202453", "202501", "202501"};
+    for (int mode = 0; mode < 10; mode++) {
+        char m[4];
+        snprintf(m, sizeof(m), "%d", mode);
+        EXPECT_V(CALL("toWeek", V("Date", "2021-01-01"), V("UInt8", m)), jan1[mode]);
+        EXPECT_V(CALL("toWeek", V("Date32", "2024-12-31"), V("UInt8", m)), dec31[mode]);
+        EXPECT_V(CALL("toYearWeek", V("Date", "2024-12-31"), V("UInt8", m)), yw_dec31[mode]);
+    }
+    /* Times are read in their zone, or in the third argument's. */
+    EXPECT_V(CALL("toWeek", V(DT_UTC, "2017-01-01 00:30:00")), "1");
+    EXPECT_V(CALL("toWeek", V(DT_UTC, "2017-01-01 00:30:00"), V("UInt8", "0"),
+                  S("America/New_York")),
+             "52");
+    EXPECT_V(CALL("toYearWeek", V("DateTime64(3, 'UTC')", "2016-12-27 10:00:00.5"), m9),
+             "201701");
+    /* Strings are read best-effort (ClickHouse's value_may_be_string). */
+    EXPECT_V(CALL("toWeek", S("2016-12-27")), "52");
+    EXPECT_V(CALL("toYearWeek", S("2016-12-27 10:00:00"), m9), "201701");
+    EXPECT_V(CALL("toWeek", S("2017-01-01 00:30:00"), V("UInt8", "0"), S("Asia/Tokyo")), "1");
+    EXPECT_ERROR(MU_EPARSE_DATETIME, "Cannot read DateTime", "toWeek", S("1/2/3/4"));
+    /* Aliases, any case. */
+    EXPECT_V(CALL("WEEK", V("Date", "2016-12-27"), m9), "1");
+    EXPECT_V(CALL("yearWeek", V("Date", "2016-12-27")), "201652");
+    /* IFunctionCustomWeek's argument rules. */
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Int8 of 2nd (optional) argument of function "
+                                   "toWeek. Must be constant UInt8 (week mode).",
+                 "toWeek", V("Date", "2016-12-27"), I(-1));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type UInt8 of argument of function toYearWeek. Must "
+                                   "be Date, Date32, DateTime or DateTime64.",
+                 "toYearWeek", V("UInt8", "1"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type UInt8 of 3rd (optional) argument of function "
+                                   "toWeek. Must be constant string (timezone name).",
+                 "toWeek", V("Date", "2016-12-27"), m1, m1);
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "passed 0, expected 1, 2 or 3", "toWeek");
+    EXPECT_ERROR(MU_EILLEGAL_COLUMN, "Illegal type of argument for function toWeek", "toWeek",
+                 V("Date", "2016-12-27"), IN(0, "UInt8"));
+}
+
+/* ------------------------------------------------------------------ */
+/* More fields, relative numbers, zones and Unix timestamps            */
+/* ------------------------------------------------------------------ */
+
+static void test_more_fields(void **state) {
+    (void)state;
+    EXPECT(CALL("timezoneOffset", V("DateTime('America/New_York')", "2021-04-21 10:20:30")),
+           "Int32", "-14400");
+    EXPECT_V(CALL("timeZoneOffset", V(DT_BERLIN, "2024-01-15 12:00:00")), "3600");
+    EXPECT_V(CALL("timezoneOffset", V(DT_UTC, "2024-07-15 12:00:00"), S("Europe/Berlin")), "7200");
+    EXPECT_V(CALL("timezoneOffset", V("DateTime64(3, 'Asia/Kolkata')", "2024-01-01 00:00:00")),
+             "19800");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument for function timezoneOffset",
+                 "timezoneOffset", V("Date", "2024-01-01"));
+    /* ClickHouse's documented toRelative*Num examples. */
+    EXPECT(CALL("toRelativeYearNum", V("Date", "2002-12-08")), "UInt16", "2002");
+    EXPECT(CALL("toRelativeQuarterNum", V("Date", "1993-11-25")), "UInt32", "7975");
+    EXPECT(CALL("toRelativeMonthNum", V("Date", "2001-11-30")), "UInt32", "24023");
+    EXPECT(CALL("toRelativeWeekNum", V("Date", "2000-02-29")), "UInt32", "1574");
+    EXPECT_V(CALL("toRelativeWeekNum", V(DT_UTC, "2000-02-29 10:00:00")), "1574");
+    /* Before 1970 the week number is negative and keeps 16 bits. */
+    EXPECT_V(CALL("toRelativeWeekNum", V("Date32", "1960-01-01")), "65015");
+    EXPECT_V(CALL("toRelativeYearNum", V("Date32", "1960-01-01")), "1960");
+    EXPECT(CALL("toLastDayOfMonth", V("Date", "2024-02-10")), "Date", "2024-02-29");
+    EXPECT_V(CALL("toLastDayOfMonth", V("Date", "2023-02-10")), "2023-02-28");
+    EXPECT_V(CALL("LAST_DAY", V("DateTime64(3, 'UTC')", "2023-12-31 23:59:59.999")), "2023-12-31");
+    EXPECT_V(CALL("last_day", V(DT_UTC, "2024-04-30 23:00:00"), S("Asia/Tokyo")), "2024-05-31");
+    /* MySQL-style aliases. */
+    const char *t = "2024-02-29 13:45:56";
+    EXPECT(CALL("YEAR", V(DT_UTC, t)), "UInt16", "2024");
+    EXPECT_V(CALL("quarter", V(DT_UTC, t)), "1");
+    EXPECT_V(CALL("Month", V(DT_UTC, t)), "2");
+    EXPECT_V(CALL("DAY", V(DT_UTC, t)), "29");
+    EXPECT_V(CALL("dayofmonth", V(DT_UTC, t)), "29");
+    EXPECT_V(CALL("DAYOFYEAR", V(DT_UTC, t)), "60");
+    EXPECT_V(CALL("DAYOFWEEK", V(DT_UTC, t)), "4");
+    EXPECT_V(CALL("DAYOFWEEK", V(DT_UTC, t), I(3)), "5");
+    EXPECT_V(CALL("hour", V(DT_UTC, t)), "13");
+    EXPECT_V(CALL("MINUTE", V(DT_UTC, t)), "45");
+    EXPECT_V(CALL("second", V(DT_UTC, t)), "56");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument for function HOUR", "HOUR",
+                 V("Date", "2024-01-01"));
+}
+
+static void test_time_zones_and_unix64(void **state) {
+    (void)state;
+    EXPECT(CALL("toTimeZone", V(DT_UTC, "2020-05-06 07:08:09"), S("Asia/Tokyo")),
+           "DateTime('Asia/Tokyo')", "2020-05-06 16:08:09");
+    EXPECT(CALL("toTimezone", V("DateTime64(3, 'UTC')", "2020-05-06 07:08:09.123"),
+                S("America/New_York")),
+           "DateTime64(3, 'America/New_York')", "2020-05-06 03:08:09.123");
+    EXPECT_V(CALL("toUnixTimestamp", CALL("toTimeZone", V(DT_UTC, "2020-05-06 07:08:09"),
+                                          S("Asia/Tokyo"))),
+             "1588748889");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument of function toTimeZone. Should "
+                                   "be DateTime or DateTime64",
+                 "toTimeZone", V("Date", "2020-05-06"), S("UTC"));
+    EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Mars/Base", "toTimeZone",
+                 V(DT_UTC, "2020-05-06 07:08:09"), S("Mars/Base"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "toTimeZone", "toTimeZone",
+                 V(DT_UTC, "2020-05-06 07:08:09"));
+    EXPECT(CALL("timezoneOf", V("DateTime('Asia/Tokyo')", "2020-05-06 07:08:09")), "String",
+           "Asia/Tokyo");
+    EXPECT(CALL("timeZoneOf", V("Nullable(DateTime64(3, 'Europe/Berlin'))", "NULL")), "String",
+           "Europe/Berlin");
+    EXPECT_V(CALL("timezoneOf", V("DateTime", "2020-05-06 07:08:09")), "UTC");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal type Date of argument of function timezoneOf",
+                 "timezoneOf", V("Date", "2020-05-06"));
+
+    const char *dt64 = "DateTime64(3, 'UTC')";
+    EXPECT(CALL("toUnixTimestamp64Milli", V(dt64, "2025-02-13 23:31:31.011")), "Int64",
+           "1739489491011");
+    EXPECT_V(CALL("toUnixTimestamp64Second", V(dt64, "2025-02-13 23:31:31.011")), "1739489491");
+    EXPECT_V(CALL("toUnixTimestamp64Micro", V(dt64, "2025-02-13 23:31:31.011")),
+             "1739489491011000");
+    EXPECT_V(CALL("toUnixTimestamp64Nano", V(dt64, "2025-02-13 23:31:31.011")),
+             "1739489491011000000");
+    EXPECT_V(CALL("toUnixTimestamp64Milli", V("DateTime64(6, 'UTC')", "2025-02-13 23:31:31.011999")),
+             "1739489491011");
+    /* Dividing truncates toward zero, as ClickHouse's Int64 division. */
+    EXPECT_V(CALL("toUnixTimestamp64Second", V(dt64, "1969-12-31 23:59:59.500")), "0");
+    EXPECT_V(CALL("toUnixTimestamp64Milli", V(dt64, "1969-12-31 23:59:59.500")), "-500");
+    EXPECT_ERROR(MU_EDECIMAL_OVERFLOW, "Decimal overflow in toUnixTimestamp64Nano",
+                 "toUnixTimestamp64Nano", V("DateTime64(0, 'UTC')", "2299-12-31 23:59:59"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "The only argument for function toUnixTimestamp64Milli must be "
+                                   "DateTime64",
+                 "toUnixTimestamp64Milli", V(DT_UTC, "2025-02-13 23:31:31"));
+    EXPECT(CALL("fromUnixTimestamp64Milli", I(1739489491011), S("UTC")), "DateTime64(3, 'UTC')",
+           "2025-02-13 23:31:31.011");
+    EXPECT(CALL("fromUnixTimestamp64Micro", I(1739489491011123), S("Asia/Tokyo")),
+           "DateTime64(6, 'Asia/Tokyo')", "2025-02-14 08:31:31.011123");
+    EXPECT(CALL("fromUnixTimestamp64Nano", I(1)), "DateTime64(9)", "1970-01-01 00:00:00.000000001");
+    EXPECT(CALL("fromUnixTimestamp64Second", I(-1)), "DateTime64(0)", "1969-12-31 23:59:59");
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "The first argument for function fromUnixTimestamp64Milli must "
+                                   "be integer",
+                 "fromUnixTimestamp64Milli", S("1"));
+    EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "Function fromUnixTimestamp64Milli takes one or two "
+                                          "arguments",
+                 "fromUnixTimestamp64Milli", I(1), S("UTC"), S("UTC"));
+    /* Columns with NULLs. */
+    const char *rows[] = {"2025-02-13 23:31:31.011", "NULL", "1970-01-01 00:00:00.001"};
+    const ty_column *inputs[1] = {tc_column("Nullable(DateTime64(3, 'UTC'))", rows, 3)};
+    exec_expr *ms = CALL("toUnixTimestamp64Milli", IN(0, "Nullable(DateTime64(3, 'UTC'))"));
+    assert_string_equal(tc_type_text(ms), "Nullable(Int64)");
+    assert_string_equal(tc_rows(ms, inputs, 3), "1739489491011|\\N|1");
+    exec_expr *tz = CALL("toTimeZone", IN(0, "Nullable(DateTime64(3, 'UTC'))"), S("Asia/Tokyo"));
+    assert_string_equal(tc_type_text(tz), "Nullable(DateTime64(3, 'Asia/Tokyo'))");
+    assert_string_equal(tc_rows(tz, inputs, 3),
+                        "2025-02-14 08:31:31.011|\\N|1970-01-01 09:00:00.001");
+    exec_expr *of = CALL("timezoneOf", IN(0, "Nullable(DateTime64(3, 'UTC'))"));
+    assert_string_equal(tc_rows(of, inputs, 3), "UTC|UTC|UTC");
+    ty_column_destroy((ty_column *)inputs[0]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1119,6 +1331,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_date_diff, tc_setup, tc_teardown),
         cmocka_unit_test_setup_teardown(test_now_and_today, tc_setup, tc_teardown),
         cmocka_unit_test_setup_teardown(test_unix_timestamps, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_iso_weeks, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_custom_weeks, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_more_fields, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_time_zones_and_unix64, tc_setup, tc_teardown),
         cmocka_unit_test_setup_teardown(test_format_every_specifier, tc_setup, tc_teardown),
         cmocka_unit_test_setup_teardown(test_format_values, tc_setup, tc_teardown),
         cmocka_unit_test_setup_teardown(test_format_errors, tc_setup, tc_teardown),
