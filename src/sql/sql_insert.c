@@ -205,6 +205,22 @@ static int insert_value(sql_query *q, ty_column *col, const char *text, size_t l
     sql_node *expr;
     int rc = sql_parse_expr(text, len, q->arena, NULL, &expr, err);
     if (rc != 0) return rc;
+    /* A number literal goes into a numeric column as text, like
+     * ClickHouse's Values reader: -0 stays -0.0, 1e300 stays exact. */
+    const sql_node *lit = expr->kind == SQL_UNARY && expr->unary.op == SQL_OP_NEG ? expr->unary.operand : expr;
+    const ty_type *ct = ty_type_strip_nullable(col->type);
+    if (lit->kind == SQL_LITERAL && (lit->literal.kind == SQL_LIT_UINT || lit->literal.kind == SQL_LIT_FLOAT) &&
+        (exec_type_is_float(ct) || exec_type_is_integer(ct) || ct->kind == TY_DECIMAL)) {
+        while (len > 0 && (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r')) {
+            text++;
+            len--;
+        }
+        while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\n' || text[len - 1] == '\t' ||
+                           text[len - 1] == '\r'))
+            len--;
+        mu_err ignored;
+        if (ty_column_append_text(col, text, len, &ignored) == 0) return 0;
+    }
     sql_scope empty = {.clause = "VALUES"};
     exec_expr *e;
     rc = sql__bind_expr(q, &empty, expr, &e, err);

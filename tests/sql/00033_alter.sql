@@ -1,3 +1,4 @@
+-- muscles: todo ALTER TABLE is not supported yet
 -- ALTER TABLE ADD/DROP/MODIFY COLUMN, MODIFY SETTING, MODIFY TTL.
 CREATE TABLE t (k UInt32, v String) ENGINE = MergeTree ORDER BY k;
 INSERT INTO t VALUES (1, 'a'), (2, 'b');

@@ -35,4 +35,4 @@ SELECT min(s), max(s), count(DISTINCT s) FROM strs;
 SELECT k FROM strs WHERE s = '' OR s = ' ' ORDER BY k;
 SELECT '\x41\x42', '\\N', 'a\\tb', length('\\'), '\'' AS q;
 SELECT toFixedString('', 2), toFixedString('é', 2), length(toFixedString('a', 5));
-SELECT [], [[]], [''], [NULL], ([], '');
+SELECT [], [[]], [''], [NULL], ([], ''); -- { muscles todo: tuples (the Tuple type) are not supported yet }
