@@ -458,9 +458,10 @@ static bool json_move_index(json_elem *x, int64_t raw_index) {
     return false;
 }
 
-static bool json_follow(const exec_call *call, const exec_arg *args, uint32_t row,
-                        json_elem *x, mu_buf *scratch) {
-    for (uint32_t k = 1; k < call->arg_count; k++) {
+/* Follows the path arguments 1..path_end-1 of row `row` from x. */
+static bool json_follow(const exec_arg *args, uint32_t path_end, uint32_t row, json_elem *x,
+                        mu_buf *scratch) {
+    for (uint32_t k = 1; k < path_end; k++) {
         const exec_arg *a = &args[k];
         uint32_t r = exec_arg_row(a, row);
         bool ok;
@@ -647,7 +648,7 @@ static int json_kernel(const exec_call *call, const exec_arg *args, uint32_t row
             valid = json_validate(doc, n, &root);
         }
         json_elem x = root;
-        bool found = valid && json_follow(call, args, i, &x, &scratch);
+        bool found = valid && json_follow(args, call->arg_count, i, &x, &scratch);
         if (fixed) json_emit_fixed(fn, valid, found, &x, dst, i, &scratch);
         else rc = json_emit_var(fn, found, &x, out, &text, &scratch, err);
     }
@@ -682,6 +683,19 @@ static int json_result_type(exec_call *call, mu_arena *arena, json_fn fn, mu_err
     return MU_ERR(err, MU_EINTERNAL, "unknown JSON function %d", (int)fn);
 }
 
+/* Path arguments must be String keys or integer indexes. */
+static int json_check_path(const exec_call *call, uint32_t path_end, mu_err *err) {
+    char name[128];
+    for (uint32_t k = 1; k < path_end; k++) {
+        const ty_type *t = call->arg_types[k];
+        if (t->kind != TY_STRING && !exec_type_is_integer(t) && t->kind != TY_BOOL)
+            return MU_ERR(err, MU_EILLEGAL_TYPE, "The argument %u of function %s should be a "
+                          "string specifying key or an integer specifying index, illegal type: %s",
+                          k + 1, call->function->name, ty_type_name(t, name, sizeof(name)));
+    }
+    return 0;
+}
+
 static int json_bind_common(exec_call *call, mu_arena *arena, json_fn fn, mu_err *err) {
     char name[128];
     if (call->arg_count == 0)
@@ -694,17 +708,429 @@ static int json_bind_common(exec_call *call, mu_arena *arena, json_fn fn, mu_err
         return MU_ERR(err, MU_EILLEGAL_TYPE, "The first argument of function %s should be a string "
                       "containing JSON or a JSON object, illegal type: %s", call->function->name,
                       ty_type_name(call->arg_types[0], name, sizeof(name)));
-    for (uint32_t k = 1; k < call->arg_count; k++) {
-        const ty_type *t = call->arg_types[k];
-        if (t->kind != TY_STRING && !exec_type_is_integer(t) && t->kind != TY_BOOL)
-            return MU_ERR(err, MU_EILLEGAL_TYPE, "The argument %u of function %s should be a "
-                          "string specifying key or an integer specifying index, illegal type: %s",
-                          k + 1, call->function->name, ty_type_name(t, name, sizeof(name)));
-    }
+    int rc = json_check_path(call, call->arg_count, err);
+    if (rc != 0) return rc;
     call->kernel = json_kernel;
     call->state = (void *)(uintptr_t)fn;
     return json_result_type(call, arena, fn, err);
 }
+
+/* ------------------------------------------------------------------ */
+/* JSONExtract(json[, path...], 'Type')                                */
+/*
+ * ClickHouse's JSONExtractTree with JSONExtract's settings: conversions
+ * allowed (numbers from numeric strings, strings from any value as compact
+ * JSON, Bool from numbers), JSON null only into Nullable, and an element of
+ * an Array or Map value that does not convert becomes the element type's
+ * default, unless none converts. A value that does not convert at the top
+ * gives the type's default (NULL for Nullable). LowCardinality in the type
+ * is dropped (results are never LowCardinality here); the values are the
+ * same. The insert walks the type, whose nesting ty_type_parse bounds by
+ * TY_TYPE_DEPTH_MAX, so its recursion is bounded too.
+ */
+/* ------------------------------------------------------------------ */
+
+enum { JX_INSERTED = 0, JX_FAILED = 1 }; /* jx_insert results; < 0: an error code */
+
+/* A number as ClickHouse's tryGetNumericValueFromJSONElement reads it. */
+typedef struct jx_number {
+    bool is_integer;
+    __int128 integer;
+    double real;
+} jx_number;
+
+static bool jx_bounds(ty_kind kind, __int128 *lo, __int128 *hi) {
+    static const struct { ty_kind kind; int64_t lo; uint64_t hi; } table[] = {
+        {TY_UINT8, 0, UINT8_MAX},          {TY_UINT16, 0, UINT16_MAX},
+        {TY_UINT32, 0, UINT32_MAX},        {TY_UINT64, 0, UINT64_MAX},
+        {TY_INT8, INT8_MIN, INT8_MAX},     {TY_INT16, INT16_MIN, INT16_MAX},
+        {TY_INT32, INT32_MIN, INT32_MAX},  {TY_INT64, INT64_MIN, INT64_MAX},
+        {TY_BOOL, 0, UINT8_MAX},           {TY_ENUM8, INT8_MIN, INT8_MAX},
+        {TY_ENUM16, INT16_MIN, INT16_MAX},
+    };
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        if (table[i].kind != kind) continue;
+        *lo = table[i].lo;
+        *hi = table[i].hi;
+        return true;
+    }
+    return false;
+}
+
+/* A whole string as an integer ([+-]digits, at most 38 digits). */
+static bool jx_parse_integer(const uint8_t *p, size_t n, __int128 *out) {
+    size_t k = n > 0 && (p[0] == '-' || p[0] == '+') ? 1 : 0;
+    if (k == n || n - k > 38) return false;
+    __int128 v = 0;
+    for (size_t j = k; j < n; j++) {
+        if (p[j] < '0' || p[j] > '9') return false;
+        v = v * 10 + (p[j] - '0');
+    }
+    *out = p[0] == '-' ? -v : v;
+    return true;
+}
+
+static bool jx_read_number(const json_elem *x, bool want_float, jx_number *out,
+                           mu_buf *scratch) {
+    json_kind k = json_kind_of(x);
+    out->is_integer = true;
+    switch (k) {
+    case JSON_BOOL: out->integer = *x->begin == 't'; return true;
+    case JSON_INT64: out->integer = (int64_t)json_integer_bits(x); return true;
+    case JSON_UINT64: out->integer = json_integer_bits(x); return true;
+    case JSON_DOUBLE:
+        out->is_integer = false;
+        out->real = json_strtod(x->begin, (size_t)(x->end - x->begin));
+        return true;
+    case JSON_STRING: break;
+    default: return false;
+    }
+    mu_buf_clear(scratch);
+    mu_err ignored;
+    if (json_unescape(x->begin + 1, x->end - 1, scratch, &ignored) != 0) return false;
+    if (!want_float && jx_parse_integer(scratch->data, scratch->length_bytes, &out->integer))
+        return true;
+    int64_t i;
+    uint64_t u;
+    out->is_integer = false;
+    return json_string_to(scratch->data, scratch->length_bytes, JNUM_FLOAT, &i, &u, &out->real);
+}
+
+/* Stores a number into a value of kind `kind` (an integer, Bool or float
+ * kind): integers range checked, doubles truncated toward zero. */
+static bool jx_number_store(ty_kind kind, const jx_number *v, uint8_t *value) {
+    if (kind == TY_FLOAT64 || kind == TY_FLOAT32) {
+        double d = v->is_integer ? (double)v->integer : v->real;
+        if (kind == TY_FLOAT32) {
+            float f = (float)d;
+            memcpy(value, &f, sizeof(f));
+        } else {
+            memcpy(value, &d, sizeof(d));
+        }
+        return true;
+    }
+    __int128 lo, hi, n;
+    if (!jx_bounds(kind, &lo, &hi)) return false;
+    if (v->is_integer) {
+        n = v->integer;
+        if (n < lo || n > hi) return false;
+    } else {
+        if (!(v->real >= (double)lo && v->real < (double)hi + 1.0)) return false;
+        n = (__int128)v->real;
+    }
+    if (kind == TY_BOOL) n = n != 0;
+    uint64_t bits = (uint64_t)n; /* little-endian host: the low bytes are the value */
+    memcpy(value, &bits, ty_type_value_bytes(ty_type_builtin(kind)));
+    return true;
+}
+
+static int jx_append(ty_column *col, const void *value, mu_err *err) {
+    int rc = ty_column_append_value(col, value, err);
+    return rc == 0 ? JX_INSERTED : rc;
+}
+
+/* Appends the unescaped string, or the compact JSON of any other value. */
+static int jx_string(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                     mu_buf *scratch, mu_err *err) {
+    mu_buf_clear(text);
+    int rc = *x->begin == '"' ? json_unescape(x->begin + 1, x->end - 1, text, err)
+                              : json_write_raw(x, text, scratch, err);
+    if (rc != 0) return rc;
+    if (t->kind == TY_FIXED_STRING && text->length_bytes > t->length) return JX_FAILED;
+    rc = ty_column_append_bytes(col, text->data, text->length_bytes, err);
+    return rc == 0 ? JX_INSERTED : rc;
+}
+
+/* Date, Date32, DateTime[64], UUID, Decimal from a JSON string, as the
+ * type's text. */
+static bool jx_parse_text(const ty_type *t, const json_elem *x, uint8_t *value,
+                          mu_buf *scratch) {
+    if (*x->begin != '"') return false;
+    mu_buf_clear(scratch);
+    mu_err ignored;
+    if (json_unescape(x->begin + 1, x->end - 1, scratch, &ignored) != 0) return false;
+    return ty_value_parse(t, (const char *)scratch->data, scratch->length_bytes, value,
+                          &ignored) == 0;
+}
+
+/* value = integer * 10^scale in a Decimal or DateTime64 of `bytes` bytes;
+ * false when it overflows (ClickHouse's DECIMAL_OVERFLOW). */
+static bool jx_scaled(__int128 integer, unsigned scale, uint32_t bytes, uint8_t *value) {
+    __int128 v;
+    if (__builtin_mul_overflow(integer, ty_decimal_pow10(scale), &v)) return false;
+    if (bytes == 4 && (v < INT32_MIN || v > INT32_MAX)) return false;
+    if (bytes == 8 && (v < INT64_MIN || v > INT64_MAX)) return false;
+    memcpy(value, &v, bytes);
+    return true;
+}
+
+/* A double * 10^scale truncated (convertToDecimal from Float64). */
+static bool jx_scaled_real(double d, unsigned scale, uint32_t bytes, uint8_t *value) {
+    double v = d * (double)ty_decimal_pow10(scale);
+    double limit = bytes == 4 ? 2147483648.0 : bytes == 8 ? 9223372036854775808.0 : 1.7e38;
+    if (!(v > -limit && v < limit)) return false;
+    __int128 n = (__int128)v;
+    memcpy(value, &n, bytes);
+    return true;
+}
+
+static int jx_decimal_overflow(const ty_type *t, mu_err *err) {
+    char name[64];
+    return MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal convert overflow: value is out of range "
+                  "of %s in function JSONExtract", ty_type_name(t, name, sizeof(name)));
+}
+
+/* Decimal and DateTime64 from numbers; strings as text. */
+static int jx_decimal(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *scratch,
+                      mu_err *err) {
+    uint8_t value[16] = {0};
+    uint32_t bytes = ty_type_value_bytes(t);
+    unsigned scale = t->kind == TY_DECIMAL ? t->scale : t->precision;
+    json_kind k = json_kind_of(x);
+    if (k == JSON_STRING) return jx_parse_text(t, x, value, scratch) ? jx_append(col, value, err)
+                                                                    : JX_FAILED;
+    if (k == JSON_INT64 || k == JSON_UINT64) {
+        __int128 n = k == JSON_INT64 ? (__int128)(int64_t)json_integer_bits(x)
+                                     : (__int128)json_integer_bits(x);
+        if (t->kind == TY_DATETIME64) { /* raw ticks */
+            int64_t ticks = (int64_t)n;
+            return jx_append(col, &ticks, err);
+        }
+        if (!jx_scaled(n, scale, bytes, value)) return jx_decimal_overflow(t, err);
+        return jx_append(col, value, err);
+    }
+    if (k != JSON_DOUBLE) return JX_FAILED;
+    mu_buf_clear(scratch);
+    mu_err ignored;
+    int rc = json_write_number(x, scratch, err);
+    if (rc != 0) return rc;
+    if (t->kind == TY_DECIMAL && ty_value_parse(t, (const char *)scratch->data,
+                                                scratch->length_bytes, value, &ignored) == 0)
+        return jx_append(col, value, err);
+    double d = json_strtod(x->begin, (size_t)(x->end - x->begin));
+    if (!jx_scaled_real(d, scale, bytes, value)) return jx_decimal_overflow(t, err);
+    return jx_append(col, value, err);
+}
+
+/* Enum8/Enum16: a declared value (JSON integer) or name (JSON string). */
+static int jx_enum(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *scratch,
+                   mu_err *err) {
+    json_kind k = json_kind_of(x);
+    for (uint32_t e = 0; e < t->enum_count; e++) {
+        const ty_enum_entry *entry = &t->enum_entries[e];
+        bool hit = false;
+        if (k == JSON_INT64 || k == JSON_UINT64) {
+            bool negative = k == JSON_INT64 && (int64_t)json_integer_bits(x) < 0;
+            uint64_t bits = json_integer_bits(x);
+            hit = negative ? (int64_t)bits == entry->value
+                           : entry->value >= 0 && bits == (uint64_t)entry->value;
+        } else if (k == JSON_STRING) {
+            mu_buf_clear(scratch);
+            mu_err ignored;
+            hit = json_unescape(x->begin + 1, x->end - 1, scratch, &ignored) == 0 &&
+                  scratch->length_bytes == entry->name_bytes &&
+                  (entry->name_bytes == 0 ||
+                   memcmp(scratch->data, entry->name, entry->name_bytes) == 0);
+        }
+        if (!hit) continue;
+        int8_t v8 = (int8_t)entry->value;
+        int16_t v16 = entry->value;
+        return jx_append(col, t->kind == TY_ENUM8 ? (const void *)&v8 : (const void *)&v16, err);
+    }
+    return JX_FAILED;
+}
+
+/* Scalar kinds: numbers, Bool, strings, dates, UUID, Decimal, Enum. */
+static int jx_scalar(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                     mu_buf *scratch, mu_err *err) {
+    uint8_t value[16] = {0};
+    switch (t->kind) {
+    case TY_STRING: case TY_FIXED_STRING: return jx_string(t, col, x, text, scratch, err);
+    case TY_DECIMAL: case TY_DATETIME64: return jx_decimal(t, col, x, scratch, err);
+    case TY_ENUM8: case TY_ENUM16: return jx_enum(t, col, x, scratch, err);
+    case TY_DATE: case TY_DATE32: case TY_UUID:
+        return jx_parse_text(t, x, value, scratch) ? jx_append(col, value, err) : JX_FAILED;
+    case TY_DATETIME:
+        if (json_kind_of(x) == JSON_UINT64) { /* only past INT64_MAX, as simdjson types it */
+            uint32_t seconds = (uint32_t)json_integer_bits(x);
+            return jx_append(col, &seconds, err);
+        }
+        return jx_parse_text(t, x, value, scratch) ? jx_append(col, value, err) : JX_FAILED;
+    default: break;
+    }
+    jx_number v;
+    bool want_float = t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64;
+    if (!jx_read_number(x, want_float, &v, scratch) || !jx_number_store(t->kind, &v, value))
+        return JX_FAILED;
+    return jx_append(col, value, err);
+}
+
+static int jx_insert(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                     mu_buf *scratch, unsigned depth, mu_err *err);
+
+/* An element of an Array or a Map value: the default when it does not
+ * convert; *valid_out tells whether it did. */
+static int jx_element(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                      mu_buf *scratch, unsigned depth, bool *valid_out, mu_err *err) {
+    int rc = jx_insert(t, col, x, text, scratch, depth + 1, err);
+    *valid_out = rc == JX_INSERTED;
+    if (rc == JX_FAILED) rc = ty_column_append_default(col, err);
+    return rc;
+}
+
+static int jx_array(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                    mu_buf *scratch, unsigned depth, mu_err *err) {
+    if (*x->begin != '[') return JX_FAILED;
+    ty_column *elements = ty_column_child_mut(col, 0);
+    uint32_t before = ty_column_row_count(elements);
+    json_iter it = json_iter_begin(x);
+    json_elem k, v;
+    bool any_valid = false;
+    int rc = 0;
+    while (rc == 0 && json_iter_next(&it, &k, &v)) {
+        bool valid;
+        rc = jx_element(t->child, elements, &v, text, scratch, depth, &valid, err);
+        any_valid = any_valid || valid;
+    }
+    if (rc == 0 && !any_valid && ty_column_row_count(elements) != before) rc = JX_FAILED;
+    if (rc != 0) {
+        ty_column_truncate(elements, before);
+        return rc;
+    }
+    rc = ty_column_append_nested_end(col, err);
+    return rc == 0 ? JX_INSERTED : rc;
+}
+
+static int jx_map(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                  mu_buf *scratch, unsigned depth, mu_err *err) {
+    if (*x->begin != '{') return JX_FAILED;
+    ty_column *keys = ty_column_child_mut(col, 0), *values = ty_column_child_mut(col, 1);
+    uint32_t before = ty_column_row_count(keys);
+    json_iter it = json_iter_begin(x);
+    json_elem k, v;
+    int rc = 0;
+    while (rc == 0 && json_iter_next(&it, &k, &v)) {
+        bool valid;
+        mu_buf_clear(text);
+        rc = json_unescape(k.begin, k.end, text, err);
+        if (rc == 0) rc = ty_column_append_bytes(keys, text->data, text->length_bytes, err);
+        if (rc == 0) rc = jx_element(t->child2, values, &v, text, scratch, depth, &valid, err);
+    }
+    if (rc != 0) {
+        ty_column_truncate(keys, before);
+        ty_column_truncate(values, MU_MIN(before, ty_column_row_count(values)));
+        return rc;
+    }
+    rc = ty_column_append_nested_end(col, err);
+    return rc == 0 ? JX_INSERTED : rc;
+}
+
+/* Inserts x converted to t into col (JX_INSERTED), leaves col unchanged
+ * (JX_FAILED), or fails (< 0). */
+static int jx_insert(const ty_type *t, ty_column *col, const json_elem *x, mu_buf *text,
+                     mu_buf *scratch, unsigned depth, mu_err *err) {
+    MU_ASSERT(depth <= TY_TYPE_DEPTH_MAX);
+    if (t->kind == TY_NULLABLE) {
+        if (*x->begin != 'n') return jx_insert(t->child, col, x, text, scratch, depth + 1, err);
+        int rc = ty_column_append_null(col, err);
+        return rc == 0 ? JX_INSERTED : rc;
+    }
+    if (*x->begin == 'n') return JX_FAILED; /* null only into Nullable */
+    if (t->kind == TY_ARRAY) return jx_array(t, col, x, text, scratch, depth, err);
+    if (t->kind == TY_MAP) return jx_map(t, col, x, text, scratch, depth, err);
+    return jx_scalar(t, col, x, text, scratch, err);
+}
+
+static int json_extract_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                               ty_column *out, mu_err *err) {
+    mu_buf text, scratch;
+    mu_buf_init(&text, 0);
+    mu_buf_init(&scratch, 0);
+    json_elem root = {NULL, NULL};
+    bool valid = false;
+    int rc = 0;
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        if (i == 0 || !args[0].is_const) {
+            size_t n;
+            const uint8_t *doc = ty_column_row_bytes(args[0].column, exec_arg_row(&args[0], i), &n);
+            valid = json_validate(doc, n, &root);
+        }
+        json_elem x = root;
+        rc = JX_FAILED;
+        if (valid && json_follow(args, call->arg_count - 1, i, &x, &scratch))
+            rc = jx_insert(call->result_type, out, &x, &text, &scratch, 0, err);
+        if (rc == JX_FAILED) rc = ty_column_append_default(out, err);
+    }
+    mu_buf_deinit(&text);
+    mu_buf_deinit(&scratch);
+    return rc;
+}
+
+/* The result type: `t` without LowCardinality, checked to be one the
+ * inserts handle (ClickHouse's buildJSONExtractTree). */
+static int jx_result_type(const exec_call *call, const ty_type *t, mu_arena *arena,
+                          const ty_type **out, mu_err *err) {
+    char name[256];
+    const ty_type *inner[2] = {t->child, t->child2};
+    const ty_type *fixed[2] = {NULL, NULL};
+    switch (t->kind) {
+    case TY_NOTHING:
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "%s doesn't support the return type schema: %s",
+                      call->function->name, ty_type_name(t, name, sizeof(name)));
+    case TY_LOW_CARDINALITY: return jx_result_type(call, t->child, arena, out, err);
+    case TY_MAP:
+        if (ty_type_strip_nullable(t->child)->kind != TY_STRING &&
+            !(t->child->kind == TY_LOW_CARDINALITY && t->child->child->kind == TY_STRING))
+            return MU_ERR(err, MU_EILLEGAL_TYPE, "%s doesn't support the return type schema: %s "
+                          "with key type not String", call->function->name,
+                          ty_type_name(t, name, sizeof(name)));
+        break;
+    case TY_NULLABLE: case TY_ARRAY: break;
+    default: *out = t; return 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (inner[k] == NULL) continue;
+        int rc = jx_result_type(call, inner[k], arena, &fixed[k], err);
+        if (rc != 0) return rc;
+    }
+    if (fixed[0] == t->child && fixed[1] == t->child2) {
+        *out = t;
+        return 0;
+    }
+    ty_type *copy = mu_arena_alloc(arena, sizeof(*copy), err);
+    if (copy == NULL) return err->code;
+    *copy = *t;
+    copy->child = fixed[0];
+    copy->child2 = fixed[1];
+    *out = copy;
+    return 0;
+}
+
+static int json_extract_bind(exec_call *call, mu_arena *arena, mu_err *err) {
+    char name[128];
+    if (call->arg_count < 2)
+        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s requires at least two arguments",
+                      call->function->name);
+    if (call->arg_types[0]->kind != TY_STRING)
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "The first argument of function %s should be a string "
+                      "containing JSON or a JSON object, illegal type: %s", call->function->name,
+                      ty_type_name(call->arg_types[0], name, sizeof(name)));
+    const char *type_name;
+    size_t type_name_bytes;
+    if (!exec__const_string(call, call->arg_count - 1, &type_name, &type_name_bytes))
+        return MU_ERR(err, MU_EILLEGAL_COLUMN, "The last argument of function %s should be a "
+                      "constant string specifying the return data type", call->function->name);
+    const ty_type *type;
+    int rc = json_check_path(call, call->arg_count - 1, err);
+    if (rc == 0) rc = ty_type_parse_n(type_name, type_name_bytes, arena, &type, err);
+    if (rc == 0) rc = jx_result_type(call, type, arena, &call->result_type, err);
+    if (rc != 0) return rc;
+    call->kernel = json_extract_kernel;
+    return 0;
+}
+
+static const exec_function fn_json_extract = {"JSONExtract", EXEC_FN_RESULT_NULLABLE_OK,
+                                              json_extract_bind};
 
 #define JSON_FUNCTION(var, fname, fn)                                                     \
     static int var##_bind(exec_call *call, mu_arena *arena, mu_err *err) {                \
@@ -728,5 +1154,5 @@ JSON_FUNCTION(fn_is_valid_json, "isValidJSON", JFN_VALID);
 const exec_function *const exec__functions_json[] = {
     &fn_json_has,  &fn_json_length, &fn_json_type, &fn_json_int,  &fn_json_uint,
     &fn_json_float, &fn_json_bool,  &fn_json_string, &fn_json_raw, &fn_json_keys,
-    &fn_json_array_raw, &fn_is_valid_json, NULL,
+    &fn_json_array_raw, &fn_is_valid_json, &fn_json_extract, NULL,
 };

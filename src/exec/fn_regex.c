@@ -1,5 +1,6 @@
 /* fn_regex.c: ClickHouse's regular-expression functions on PCRE2: match,
- * extract, extractAll, regexpExtract, replaceRegexpOne, replaceRegexpAll.
+ * extract, extractAll, regexpExtract, replaceRegexpOne, replaceRegexpAll,
+ * countMatches[CaseInsensitive].
  *
  * ClickHouse uses RE2; PCRE2 is compiled here to behave like it: UTF-8
  * (subjects may hold invalid UTF-8, which never matches a character class),
@@ -548,12 +549,94 @@ static int replace_regexp_all_bind(exec_call *call, mu_arena *arena, mu_err *err
     return replace_regexp_bind_common(call, true, err);
 }
 
+/* ------------------------------------------------------------------ */
+/* countMatches, countMatchesCaseInsensitive                           */
+/*
+ * Non-overlapping matches from left to right; each search runs on the
+ * rest of the subject as a new subject (so ^ matches where it starts, as
+ * ClickHouse passes the remaining range to RE2), and an empty match ends
+ * the count. The pattern must be a constant; the case-insensitive variant
+ * compiles it behind (?i), RE2's flag syntax.
+ */
+/* ------------------------------------------------------------------ */
+
+typedef struct count_matches_state {
+    const uint8_t *pattern;
+    size_t pattern_bytes;
+} count_matches_state;
+
+static int count_matches_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                ty_column *out, mu_err *err) {
+    const count_matches_state *st = call->state;
+    uint64_t *dst;
+    int rc = ty_column_append_fixed_uninit(out, rows, (void **)&dst, err);
+    if (rc != 0) return rc;
+    regex_entry spare = {0}, *e = NULL;
+    rc = regex_lookup(call, st->pattern, st->pattern_bytes, &spare, &e, err);
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        size_t n, pos = 0;
+        const uint8_t *s = regex_row(&args[0], i, &n);
+        uint64_t count = 0;
+        while (pos < n && rc == 0) {
+            bool matched;
+            rc = regex_run(call, e, s + pos, n - pos, 0, &matched, err);
+            if (rc != 0 || !matched) break;
+            const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(e->match);
+            if (ov[1] == ov[0]) break;
+            pos += ov[1];
+            count++;
+        }
+        dst[i] = count;
+    }
+    regex_entry_clear(&spare);
+    return rc;
+}
+
+static int count_matches_bind_common(exec_call *call, mu_arena *arena, bool caseless,
+                                     mu_err *err) {
+    int rc = regex_check_args(call, 2, 2, true, false, err);
+    if (rc == 0 && call->arg_types[1]->kind != TY_STRING) rc = exec__error_arg_type(call, 1, err);
+    if (rc != 0) return rc;
+    const char *p;
+    size_t n;
+    if (!exec__const_string(call, 1, &p, &n))
+        return MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal type of argument 2 of function %s: "
+                      "expected constant String", call->function->name);
+    count_matches_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
+    uint8_t *pattern = st ? mu_arena_alloc(arena, n + 5, err) : NULL;
+    if (pattern == NULL) return err->code;
+    size_t prefix = caseless ? 4 : 0;
+    memcpy(pattern, "(?i)", prefix);
+    if (n > 0) memcpy(pattern + prefix, p, n);
+    st->pattern = pattern;
+    st->pattern_bytes = n + prefix;
+    pcre2_code *code;
+    rc = regex_compile(call, st->pattern, st->pattern_bytes, &code, err);
+    if (rc != 0) return rc;
+    pcre2_code_free(code); /* compiled here to report a bad pattern at bind */
+    call->kernel = count_matches_kernel;
+    call->state = st;
+    call->result_type = ty_type_builtin(TY_UINT64);
+    return 0;
+}
+
+static int count_matches_bind(exec_call *call, mu_arena *arena, mu_err *err) {
+    return count_matches_bind_common(call, arena, false, err);
+}
+
+static int count_matches_ci_bind(exec_call *call, mu_arena *arena, mu_err *err) {
+    return count_matches_bind_common(call, arena, true, err);
+}
+
 static const exec_function fn_match = {"match", 0, match_bind};
 static const exec_function fn_extract = {"extract", 0, extract_bind};
 static const exec_function fn_regexp_extract = {"regexpExtract", 0, regexp_extract_bind};
 static const exec_function fn_extract_all = {"extractAll", 0, extract_all_bind};
 static const exec_function fn_replace_regexp_one = {"replaceRegexpOne", 0, replace_regexp_one_bind};
 static const exec_function fn_replace_regexp_all = {"replaceRegexpAll", 0, replace_regexp_all_bind};
+static const exec_function fn_count_matches = {"countMatches", 0, count_matches_bind};
+static const exec_function fn_count_matches_ci = {"countMatchesCaseInsensitive", 0,
+                                                  count_matches_ci_bind};
 
 static int regexp_replace_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     call->function = &fn_replace_regexp_all;
@@ -572,5 +655,6 @@ static const exec_function fn_regexp_extract_alias = {"REGEXP_EXTRACT", EXEC_FN_
 
 const exec_function *const exec__functions_regex[] = {
     &fn_match, &fn_extract, &fn_regexp_extract, &fn_extract_all, &fn_replace_regexp_one,
-    &fn_replace_regexp_all, &fn_regexp_replace, &fn_regexp_extract_alias, NULL,
+    &fn_replace_regexp_all, &fn_regexp_replace, &fn_regexp_extract_alias, &fn_count_matches,
+    &fn_count_matches_ci, NULL,
 };

@@ -1,7 +1,9 @@
 /* fn_string.c: ClickHouse's string functions: lengths and emptiness (also of
  * Array and Map), case conversion (ASCII and UTF-8), reverse, substring and
  * left/right, concat, position search, LIKE, prefixes and suffixes, trim,
- * replace, split, repeat, padding, base64, hex and UTF-8 validation.
+ * replace, split, repeat and padding (fn_string2.c has the rest of the
+ * group: base64, hex, UTF-8 validation, format, countSubstrings and the
+ * multiSearch family; both files register through the list at the end).
  *
  * Semantics follow current ClickHouse (its src/Functions): offsets are
  * 1-based with negative values counting from the end, FixedString bytes
@@ -9,7 +11,7 @@
  * fail on invalid UTF-8. Kernels read String rows in place and build each
  * result row in one scratch buffer; constant patterns are compiled at bind.
  */
-#include "exec/exec_int.h"
+#include "exec/fn_string_int.h"
 
 #include <locale.h>
 #include <pthread.h>
@@ -21,37 +23,6 @@
 /* Shared helpers                                                      */
 /* ------------------------------------------------------------------ */
 
-/* Registers `alias` as another name of `canonical`: bind re-points the
- * call at the canonical entry so error messages name it, as ClickHouse's
- * aliases do. */
-#define STR_ALIAS(var, alias_name, alias_flags, canonical)                                  \
-    static int var##_bind(exec_call *call, mu_arena *arena, mu_err *err) {                  \
-        call->function = &canonical;                                                        \
-        return canonical.bind(call, arena, err);                                            \
-    }                                                                                       \
-    static const exec_function var = {alias_name, alias_flags, var##_bind}
-
-#define STR_CI EXEC_FN_CASE_INSENSITIVE
-
-/* A bind that forwards to common(call, mode, err) / common(call, arena, mode, err). */
-#define STR_BIND_MODE(name, common, mode)                                                 \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        (void)arena;                                                                      \
-        return common(call, mode, err);                                                   \
-    }
-#define STR_BIND_ARENA(name, common, ...)                                                 \
-    static int name(exec_call *call, mu_arena *arena, mu_err *err) {                      \
-        return common(call, arena, __VA_ARGS__, err);                                     \
-    }
-
-static bool str_type_is_string(const ty_type *t) {
-    return t->kind == TY_STRING || t->kind == TY_FIXED_STRING;
-}
-
-static const uint8_t *str_row(const exec_arg *a, uint32_t row, size_t *bytes_out) {
-    return ty_column_row_bytes(a->column, exec_arg_row(a, row), bytes_out);
-}
-
 static int str_array_of(const ty_type *element, mu_arena *arena, const ty_type **out,
                         mu_err *err) {
     ty_type *t = mu_arena_calloc(arena, 1, sizeof(*t), err);
@@ -62,15 +33,14 @@ static int str_array_of(const ty_type *element, mu_arena *arena, const ty_type *
     return 0;
 }
 
-/* Checks that argument index is String or FixedString (fixed_ok) or String. */
-static int str_check_string_arg(const exec_call *call, uint32_t index, bool fixed_ok,
-                                mu_err *err) {
+int exec__str_check_string_arg(const exec_call *call, uint32_t index, bool fixed_ok,
+                               mu_err *err) {
     const ty_type *t = call->arg_types[index];
     if (t->kind == TY_STRING || (fixed_ok && t->kind == TY_FIXED_STRING)) return 0;
     return exec__error_arg_type(call, index, err);
 }
 
-static int str_check_int_arg(const exec_call *call, uint32_t index, mu_err *err) {
+int exec__str_check_int_arg(const exec_call *call, uint32_t index, mu_err *err) {
     const ty_type *t = call->arg_types[index];
     if (exec_type_is_integer(t) || t->kind == TY_BOOL) return 0;
     return exec__error_arg_type(call, index, err);
@@ -89,7 +59,7 @@ static inline size_t utf8_seq_length(uint8_t b) {
     return 4;
 }
 
-static size_t utf8_count(const uint8_t *p, size_t n) {
+size_t exec__str_utf8_count(const uint8_t *p, size_t n) {
     size_t count = 0;
     for (size_t i = 0; i < n; i++) count += !utf8_is_continuation(p[i]);
     return count;
@@ -119,7 +89,8 @@ static const uint8_t *utf8_backward(const uint8_t *p, uint64_t count, const uint
 /* Decodes one code point at p[0..n) (n >= 1). A sequence that is not valid
  * UTF-8 (overlong, surrogate, past U+10FFFF, truncated) yields U+FFFD and
  * consumes its maximal valid prefix (at least one byte), as ICU does. */
-static size_t utf8_decode(const uint8_t *p, size_t n, uint32_t *cp_out, bool *valid_out) {
+size_t exec__str_utf8_decode(const uint8_t *p, size_t n, uint32_t *cp_out,
+                             bool *valid_out) {
     uint8_t b = p[0];
     *valid_out = true;
     if (b < 0x80) {
@@ -185,21 +156,6 @@ static size_t utf8_encode(uint32_t cp, uint8_t *out) {
     return 4;
 }
 
-static bool utf8_valid(const uint8_t *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
-        uint32_t cp;
-        bool valid;
-        i += utf8_decode(p + i, n - i, &cp, &valid);
-        if (!valid) return false;
-    }
-    return true;
-}
-
 /* Unicode simple case mapping comes from the C library's C.UTF-8 tables,
  * loaded once per process and shared read-only by every thread. */
 static pthread_once_t str_locale_once = PTHREAD_ONCE_INIT;
@@ -209,7 +165,7 @@ static void str_locale_load(void) {
     str_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 }
 
-static int str_need_unicode(const exec_call *call, mu_err *err) {
+int exec__str_need_unicode(const exec_call *call, mu_err *err) {
     pthread_once(&str_locale_once, str_locale_load);
     if (str_locale != (locale_t)0) return 0;
     return MU_ERR(err, MU_ENOT_SUPPORTED,
@@ -223,7 +179,7 @@ static uint32_t str_fold(uint32_t cp) {
 
 /* Appends the case-folded (lowercase) UTF-8 of p[0..n) to out; invalid
  * bytes are kept as they are so that they still match themselves. */
-static int str_fold_utf8(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
+int exec__str_fold_utf8(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
     int rc = mu_buf_reserve(out, n * 2 + 4, err);
     if (rc != 0) return rc;
     size_t i = 0;
@@ -235,7 +191,7 @@ static int str_fold_utf8(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
         }
         uint32_t cp;
         bool valid;
-        size_t len = utf8_decode(p + i, n - i, &cp, &valid);
+        size_t len = exec__str_utf8_decode(p + i, n - i, &cp, &valid);
         if (!valid) {
             memcpy(out->data + out->length_bytes, p + i, len);
             out->length_bytes += len;
@@ -339,7 +295,7 @@ static int length_utf8_kernel(const exec_call *call, const exec_arg *args, uint3
     for (uint32_t i = 0; i < rows; i++) {
         size_t n;
         const uint8_t *p = str_row(&args[0], i, &n);
-        dst[i] = utf8_count(p, n);
+        dst[i] = exec__str_utf8_count(p, n);
     }
     return 0;
 }
@@ -347,7 +303,7 @@ static int length_utf8_kernel(const exec_call *call, const exec_arg *args, uint3
 static int length_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
     if (rc != 0) return rc;
     call->kernel = length_utf8_kernel;
     call->result_type = ty_type_builtin(TY_UINT64);
@@ -390,7 +346,7 @@ static int case_ascii_kernel(const exec_call *call, const exec_arg *args, uint32
 
 static int case_ascii_bind_common(exec_call *call, bool upper, mu_err *err) {
     int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
     if (rc != 0) return rc;
     call->kernel = case_ascii_kernel;
     call->state = upper ? (void *)call : NULL;
@@ -470,7 +426,7 @@ static int case_utf8_row(const uint8_t *p, size_t n, bool upper, uint32_t *cps, 
     size_t count = 0, i = 0;
     while (i < n) {
         bool valid;
-        i += utf8_decode(p + i, n - i, &cps[count++], &valid);
+        i += exec__str_utf8_decode(p + i, n - i, &cps[count++], &valid);
     }
     int rc = 0;
     for (size_t k = 0; k < count && rc == 0; k++) {
@@ -536,8 +492,8 @@ static int case_utf8_kernel(const exec_call *call, const exec_arg *args, uint32_
 
 static int case_utf8_bind_common(exec_call *call, bool upper, mu_err *err) {
     int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, false, err);
-    if (rc == 0) rc = str_need_unicode(call, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, false, err);
+    if (rc == 0) rc = exec__str_need_unicode(call, err);
     if (rc != 0) return rc;
     call->kernel = case_utf8_kernel;
     call->state = upper ? (void *)call : NULL;
@@ -617,7 +573,7 @@ static int reverse_bind(exec_call *call, mu_arena *arena, mu_err *err) {
 static int reverse_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, false, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, false, err);
     if (rc != 0) return rc;
     call->kernel = reverse_kernel;
     call->state = (void *)call;
@@ -705,7 +661,7 @@ static str_slice substring_slice(const uint8_t *p, size_t n, bool utf8, int64_t 
     if (has_len) {
         __int128 sz = len;
         if (sz < 0) {
-            size_t units = utf8 ? utf8_count(p, n) : n;
+            size_t units = utf8 ? exec__str_utf8_count(p, n) : n;
             sz += off > 0 ? (__int128)units - (off - 1) : -(__int128)off;
         }
         if (sz <= 0) return empty;
@@ -724,7 +680,7 @@ static str_slice left_right_slice(const uint8_t *p, size_t n, bool utf8, bool ri
                                   int64_t k) {
     str_slice empty = {p, 0};
     __int128 size = k;
-    if (size < 0) size += utf8 ? (__int128)utf8_count(p, n) : (__int128)n;
+    if (size < 0) size += utf8 ? (__int128)exec__str_utf8_count(p, n) : (__int128)n;
     if (size <= 0) return empty;
     uint64_t u = (uint64_t)size;
     if (!right) return utf8 ? slice_utf8_left(p, n, 0, u) : slice_bytes_left(p, n, 0, u);
@@ -759,7 +715,7 @@ static int substring_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     bool left_right = (mode & (SUBSTR_LEFT | SUBSTR_RIGHT)) != 0;
     int rc = left_right ? exec__check_arg_count(call, 2, 2, err)
                         : exec__check_arg_count(call, 2, 3, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, (mode & SUBSTR_UTF8) == 0, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, (mode & SUBSTR_UTF8) == 0, err);
     for (uint32_t i = 1; i < call->arg_count && rc == 0; i++) {
         const ty_type *t = call->arg_types[i];
         if (!exec_type_is_integer(t) && !exec_type_is_float(t))
@@ -852,7 +808,7 @@ static int concat_bind(exec_call *call, mu_arena *arena, mu_err *err) {
 static int concat_ws_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     int rc = exec__check_arg_count(call, 1, UINT32_MAX, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
     if (rc != 0) return rc;
     call->kernel = concat_kernel;
     call->state = (void *)call;
@@ -871,7 +827,7 @@ STR_ALIAS(fn_concat_ws_alias, "concat_ws", STR_CI, fn_concat_ws);
 enum { POS_CASELESS = 1, POS_UTF8 = 2, POS_NEEDLE_FIRST = 4 };
 
 /* ClickHouse's advancePos: n bytes, or n code points for UTF8. */
-static size_t pos_advance(const uint8_t *p, size_t len, uint64_t n, bool utf8) {
+size_t exec__str_pos_advance(const uint8_t *p, size_t len, uint64_t n, bool utf8) {
     if (!utf8) return (size_t)MU_MIN(n, (uint64_t)len);
     for (size_t i = 0; i < len; i++) {
         if (utf8_is_continuation(p[i])) continue;
@@ -896,8 +852,8 @@ static int pos_row(uintptr_t mode, const uint8_t *h, size_t hn, const uint8_t *n
         mu_buf_clear(fold_n);
         int rc = 0;
         if (utf8) {
-            rc = str_fold_utf8(h, hn, fold_h, err);
-            if (rc == 0) rc = str_fold_utf8(nd, nn, fold_n, err);
+            rc = exec__str_fold_utf8(h, hn, fold_h, err);
+            if (rc == 0) rc = exec__str_fold_utf8(nd, nn, fold_n, err);
         } else {
             rc = mu_buf_reserve(fold_h, hn, err);
             if (rc == 0) rc = mu_buf_reserve(fold_n, nn, err);
@@ -914,14 +870,15 @@ static int pos_row(uintptr_t mode, const uint8_t *h, size_t hn, const uint8_t *n
         nd = fold_n->data;
         nn = fold_n->length_bytes;
     }
-    uint64_t chars = utf8 ? utf8_count(h, hn) : hn;
+    uint64_t chars = utf8 ? exec__str_utf8_count(h, hn) : hn;
     if (nn == 0) {
         *out = start <= chars + 1 ? start : 0;
         return 0;
     }
-    size_t from = pos_advance(h, hn, start - 1, utf8);
+    size_t from = exec__str_pos_advance(h, hn, start - 1, utf8);
     const uint8_t *m = hn - from >= nn ? memmem(h + from, hn - from, nd, nn) : NULL;
-    *out = m == NULL ? 0 : 1 + (utf8 ? utf8_count(h, (size_t)(m - h)) : (uint64_t)(m - h));
+    size_t at = m == NULL ? 0 : (size_t)(m - h);
+    *out = m == NULL ? 0 : 1 + (utf8 ? exec__str_utf8_count(h, at) : (uint64_t)at);
     return 0;
 }
 
@@ -951,10 +908,11 @@ static int position_kernel(const exec_call *call, const exec_arg *args, uint32_t
 
 static int position_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 3, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_string_arg(call, 1, true, err);
-    if (rc == 0 && call->arg_count == 3) rc = str_check_int_arg(call, 2, err);
-    if (rc == 0 && (mode & POS_CASELESS) && (mode & POS_UTF8)) rc = str_need_unicode(call, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 1, true, err);
+    if (rc == 0 && call->arg_count == 3) rc = exec__str_check_int_arg(call, 2, err);
+    if (rc == 0 && (mode & POS_CASELESS) && (mode & POS_UTF8))
+        rc = exec__str_need_unicode(call, err);
     if (rc != 0) return rc;
     call->kernel = position_kernel;
     call->state = (void *)mode;
@@ -1021,7 +979,7 @@ static int like_flush_literal(mu_buf *lit, bool caseless, mu_buf *bytes, mu_buf 
     int rc = 0;
     if (caseless) {
         mu_buf_clear(tmp);
-        rc = str_fold_utf8(p, n, tmp, err);
+        rc = exec__str_fold_utf8(p, n, tmp, err);
         p = tmp->data;
         n = tmp->length_bytes;
     }
@@ -1043,7 +1001,7 @@ static int like_tokenize(const exec_call *call, const uint8_t *p, size_t n, bool
         uint8_t c = p[i];
         if (c == '\\') {
             if (i + 1 == n) {
-                rc = MU_ERR(err, MU_EPARSE, "Invalid escape sequence at the end of LIKE pattern "
+                rc = MU_ERR(err, MU_EESCAPE, "Invalid escape sequence at the end of LIKE pattern "
                             "'%.*s' (function %s)", (int)MU_MIN(n, 200), (const char *)p,
                             call->function->name);
                 break;
@@ -1171,7 +1129,7 @@ static int like_kernel(const exec_call *call, const exec_arg *args, uint32_t row
         }
         if (rc == 0 && st->caseless) {
             mu_buf_clear(&folded);
-            rc = str_fold_utf8(s, n, &folded, err);
+            rc = exec__str_fold_utf8(s, n, &folded, err);
             s = folded.data;
             n = folded.length_bytes;
         }
@@ -1186,9 +1144,9 @@ static int like_kernel(const exec_call *call, const exec_arg *args, uint32_t row
 static int like_bind_common(exec_call *call, mu_arena *arena, bool caseless, bool negate,
                             mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 2, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_string_arg(call, 1, true, err);
-    if (rc == 0 && caseless) rc = str_need_unicode(call, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 1, true, err);
+    if (rc == 0 && caseless) rc = exec__str_need_unicode(call, err);
     if (rc != 0) return rc;
     like_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
     if (st == NULL) return err->code;
@@ -1256,8 +1214,8 @@ static int starts_ends_kernel(const exec_call *call, const exec_arg *args, uint3
 
 static int starts_ends_bind_common(exec_call *call, bool ends, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 2, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_string_arg(call, 1, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 1, true, err);
     if (rc != 0) return rc;
     call->kernel = starts_ends_kernel;
     call->state = ends ? (void *)call : NULL;
@@ -1299,8 +1257,8 @@ static int trim_kernel(const exec_call *call, const exec_arg *args, uint32_t row
 static int trim_bind_common(exec_call *call, mu_arena *arena, bool left, bool right,
                             mu_err *err) {
     int rc = exec__check_arg_count(call, 1, 2, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0 && call->arg_count == 2) rc = str_check_string_arg(call, 1, false, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0 && call->arg_count == 2) rc = exec__str_check_string_arg(call, 1, false, err);
     if (rc != 0) return rc;
     trim_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
     if (st == NULL) return err->code;
@@ -1368,7 +1326,7 @@ static int replace_kernel(const exec_call *call, const exec_arg *args, uint32_t 
 
 static int replace_bind_common(exec_call *call, bool only_first, mu_err *err) {
     int rc = exec__check_arg_count(call, 3, 3, err);
-    for (uint32_t k = 0; k < 3 && rc == 0; k++) rc = str_check_string_arg(call, k, true, err);
+    for (uint32_t k = 0; k < 3 && rc == 0; k++) rc = exec__str_check_string_arg(call, k, true, err);
     if (rc != 0) return rc;
     call->kernel = replace_kernel;
     call->state = only_first ? (void *)call : NULL;
@@ -1452,9 +1410,10 @@ static int split_kernel(const exec_call *call, const exec_arg *args, uint32_t ro
 static int split_bind_common(exec_call *call, mu_arena *arena, int kind, mu_err *err) {
     uint32_t s_index = kind == SPLIT_WHITESPACE ? 0 : 1;
     int rc = exec__check_arg_count(call, s_index + 1, s_index + 2, err);
-    if (rc == 0 && kind != SPLIT_WHITESPACE) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_string_arg(call, s_index, false, err);
-    if (rc == 0 && call->arg_count == s_index + 2) rc = str_check_int_arg(call, s_index + 1, err);
+    if (rc == 0 && kind != SPLIT_WHITESPACE) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, s_index, false, err);
+    if (rc == 0 && call->arg_count == s_index + 2)
+        rc = exec__str_check_int_arg(call, s_index + 1, err);
     if (rc != 0) return rc;
     split_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
     if (st == NULL) return err->code;
@@ -1535,8 +1494,8 @@ static int repeat_kernel(const exec_call *call, const exec_arg *args, uint32_t r
 static int repeat_bind(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     int rc = exec__check_arg_count(call, 2, 2, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_int_arg(call, 1, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_int_arg(call, 1, err);
     if (rc != 0) return rc;
     call->kernel = repeat_kernel;
     call->result_type = ty_type_builtin(TY_STRING);
@@ -1548,7 +1507,7 @@ enum { PAD_LEFT = 1, PAD_UTF8 = 2 };
 /* Pads (or truncates) one row to `length` units (bytes or code points). */
 static int pad_row(bool left, bool utf8, const uint8_t *p, size_t n, uint64_t length,
                    const uint8_t *pad, size_t pad_n, mu_buf *out, mu_err *err) {
-    size_t units = utf8 ? utf8_count(p, n) : n;
+    size_t units = utf8 ? exec__str_utf8_count(p, n) : n;
     if (length <= units) {
         size_t keep = utf8 ? (size_t)(utf8_forward(p, length, p + n) - p) : (size_t)length;
         return mu_buf_append(out, p, keep, err);
@@ -1556,7 +1515,7 @@ static int pad_row(bool left, bool utf8, const uint8_t *p, size_t n, uint64_t le
     int rc = left ? 0 : mu_buf_append(out, p, n, err);
     uint64_t missing = length - units;
     while (missing > 0 && rc == 0) { /* whole copies of pad, then a prefix of it */
-        size_t pad_units = utf8 ? utf8_count(pad, pad_n) : pad_n;
+        size_t pad_units = utf8 ? exec__str_utf8_count(pad, pad_n) : pad_n;
         if (pad_units == 0) break;
         if (missing >= pad_units) {
             rc = mu_buf_append(out, pad, pad_n, err);
@@ -1609,9 +1568,9 @@ static int pad_kernel(const exec_call *call, const exec_arg *args, uint32_t rows
 
 static int pad_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 3, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc == 0) rc = str_check_int_arg(call, 1, err);
-    if (rc == 0 && call->arg_count == 3) rc = str_check_string_arg(call, 2, false, err);
+    if (rc == 0) rc = exec__str_check_string_arg(call, 0, true, err);
+    if (rc == 0) rc = exec__str_check_int_arg(call, 1, err);
+    if (rc == 0 && call->arg_count == 3) rc = exec__str_check_string_arg(call, 2, false, err);
     const char *pad;
     size_t pad_n;
     if (rc == 0 && call->arg_count == 3 && !exec__const_string(call, 2, &pad, &pad_n))
@@ -1638,328 +1597,6 @@ static const exec_function fn_left_pad_utf8 = {"leftPadUTF8", 0, left_pad_utf8_b
 static const exec_function fn_right_pad_utf8 = {"rightPadUTF8", 0, right_pad_utf8_bind};
 
 /* ------------------------------------------------------------------ */
-/* base64Encode, base64Decode, tryBase64Decode and the URL variants    */
-/*
- * As ClickHouse's simdutf-based implementation: encoding pads with '='
- * (the URL alphabet '-' '_' does not pad). Decoding skips ' ', \t, \n,
- * \r, \f; the standard variant needs complete, padded quads, the URL
- * variant accepts both alphabets and a missing padding. Leftover bits in
- * the last quad are dropped. Undecodable input is an error, or '' for
- * the try- variants.
- */
-/* ------------------------------------------------------------------ */
-
-enum { B64_URL = 1, B64_DECODE = 2, B64_TRY = 4 };
-
-static const char b64_std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-static const char b64_url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static int b64_encode(const uint8_t *p, size_t n, bool url, mu_buf *out, mu_err *err) {
-    const char *alphabet = url ? b64_url : b64_std;
-    int rc = mu_buf_reserve(out, (n + 2) / 3 * 4, err);
-    if (rc != 0) return rc;
-    uint8_t *d = out->data + out->length_bytes;
-    size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *d++ = (uint8_t)alphabet[v >> 18];
-        *d++ = (uint8_t)alphabet[(v >> 12) & 63];
-        *d++ = (uint8_t)alphabet[(v >> 6) & 63];
-        *d++ = (uint8_t)alphabet[v & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *d++ = (uint8_t)alphabet[v >> 18];
-        *d++ = (uint8_t)alphabet[(v >> 12) & 63];
-        if (i + 1 < n) *d++ = (uint8_t)alphabet[(v >> 6) & 63];
-        else if (!url) *d++ = '=';
-        if (!url) *d++ = '=';
-    }
-    out->length_bytes = (size_t)(d - out->data);
-    return 0;
-}
-
-static int b64_value(uint8_t c, bool url) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || (url && c == '-')) return 62;
-    if (c == '/' || (url && c == '_')) return 63;
-    return -1;
-}
-
-/* Returns false when p[0..n) is not decodable. */
-static bool b64_decode(const uint8_t *p, size_t n, bool url, mu_buf *out, mu_err *err,
-                       int *rc_out) {
-    *rc_out = mu_buf_reserve(out, n / 4 * 3 + 3, err);
-    if (*rc_out != 0) return true;
-    uint8_t *d = out->data + out->length_bytes;
-    uint32_t acc = 0;
-    size_t digits = 0, padding = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = p[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') continue;
-        if (c == '=') {
-            padding++;
-            continue;
-        }
-        int v = b64_value(c, url);
-        if (v < 0 || padding > 0) return false; /* padding only at the very end */
-        acc = acc << 6 | (uint32_t)v;
-        if (++digits % 4 == 0) {
-            *d++ = (uint8_t)(acc >> 16);
-            *d++ = (uint8_t)(acc >> 8);
-            *d++ = (uint8_t)acc;
-            acc = 0;
-        }
-    }
-    size_t tail = digits % 4;
-    if (tail == 1 || padding > 2) return false;
-    if (url) {
-        if (padding > 0 && tail + padding != 4 && !(tail == 2 && padding == 1)) return false;
-    } else if ((tail == 0 && padding != 0) || (tail != 0 && tail + padding != 4)) {
-        return false;
-    }
-    if (tail == 2) *d++ = (uint8_t)(acc >> 4);
-    if (tail == 3) {
-        *d++ = (uint8_t)(acc >> 10);
-        *d++ = (uint8_t)(acc >> 2);
-    }
-    out->length_bytes = (size_t)(d - out->data);
-    return true;
-}
-
-static int base64_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                         ty_column *out, mu_err *err) {
-    uintptr_t mode = (uintptr_t)call->state;
-    bool url = (mode & B64_URL) != 0;
-    mu_buf buf;
-    mu_buf_init(&buf, 0);
-    int rc = 0;
-    for (uint32_t i = 0; i < rows && rc == 0; i++) {
-        size_t n;
-        const uint8_t *p = str_row(&args[0], i, &n);
-        mu_buf_clear(&buf);
-        if (!(mode & B64_DECODE)) {
-            rc = b64_encode(p, n, url, &buf, err);
-        } else if (!b64_decode(p, n, url, &buf, err, &rc)) {
-            buf.length_bytes = 0;
-            if (!(mode & B64_TRY) && !exec_arg_is_null_row(&args[0], i))
-                rc = MU_ERR(err, MU_EINCORRECT_DATA, "Invalid %s value (%.*s), cannot be decoded",
-                            call->function->name, (int)MU_MIN(n, 256), (const char *)p);
-        }
-        if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
-    }
-    mu_buf_deinit(&buf);
-    return rc;
-}
-
-static int base64_bind_common(exec_call *call, uintptr_t mode, mu_err *err) {
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc != 0) return rc;
-    call->kernel = base64_kernel;
-    call->state = (void *)mode;
-    call->result_type = ty_type_builtin(TY_STRING);
-    return 0;
-}
-
-STR_BIND_MODE(b64_encode_bind, base64_bind_common, 0)
-STR_BIND_MODE(b64_decode_bind, base64_bind_common, B64_DECODE)
-STR_BIND_MODE(b64_try_decode_bind, base64_bind_common, B64_DECODE | B64_TRY)
-STR_BIND_MODE(b64_url_encode_bind, base64_bind_common, B64_URL)
-STR_BIND_MODE(b64_url_decode_bind, base64_bind_common, B64_URL | B64_DECODE)
-STR_BIND_MODE(b64_url_try_decode_bind, base64_bind_common, B64_URL | B64_DECODE | B64_TRY)
-
-static const exec_function fn_base64_encode = {"base64Encode", 0, b64_encode_bind};
-static const exec_function fn_base64_decode = {"base64Decode", 0, b64_decode_bind};
-static const exec_function fn_try_base64_decode = {"tryBase64Decode", 0, b64_try_decode_bind};
-static const exec_function fn_base64_url_encode = {"base64URLEncode", 0, b64_url_encode_bind};
-static const exec_function fn_base64_url_decode = {"base64URLDecode", 0, b64_url_decode_bind};
-static const exec_function fn_try_base64_url_decode = {"tryBase64URLDecode", 0,
-                                                       b64_url_try_decode_bind};
-STR_ALIAS(fn_to_base64, "TO_BASE64", STR_CI, fn_base64_encode);
-STR_ALIAS(fn_from_base64, "FROM_BASE64", STR_CI, fn_base64_decode);
-
-/* ------------------------------------------------------------------ */
-/* hex, unhex                                                          */
-/* ------------------------------------------------------------------ */
-
-static const char str_hex_digits[] = "0123456789ABCDEF";
-
-static int hex_bytes(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
-    int rc = mu_buf_reserve(out, n * 2, err);
-    if (rc != 0) return rc;
-    uint8_t *d = out->data + out->length_bytes;
-    for (size_t i = 0; i < n; i++) {
-        *d++ = (uint8_t)str_hex_digits[p[i] >> 4];
-        *d++ = (uint8_t)str_hex_digits[p[i] & 15];
-    }
-    out->length_bytes += n * 2;
-    return 0;
-}
-
-/* One value of a hex() argument: strings as their bytes, integers (and
- * dates) big-endian without leading zero bytes, floats as their memory
- * bytes (little-endian), as ClickHouse prints them. */
-static int hex_value(const exec_arg *a, uint32_t i, mu_buf *out, mu_err *err) {
-    const ty_column *c = a->column;
-    const ty_type *t = ty_type_strip_nullable(c->type);
-    uint32_t r = exec_arg_row(a, i);
-    size_t n;
-    const uint8_t *p = ty_column_row_bytes(c, r, &n);
-    if (str_type_is_string(t) || exec_type_is_float(t)) return hex_bytes(p, n, out, err);
-    uint8_t be[8];
-    size_t k = 0;
-    for (size_t b = n; b > 0; b--) be[k++] = p[b - 1];
-    size_t skip = 0;
-    while (skip + 1 < k && be[skip] == 0) skip++;
-    return hex_bytes(be + skip, k - skip, out, err);
-}
-
-static int hex_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                      ty_column *out, mu_err *err) {
-    (void)call;
-    mu_buf buf;
-    mu_buf_init(&buf, 0);
-    int rc = 0;
-    for (uint32_t i = 0; i < rows && rc == 0; i++) {
-        mu_buf_clear(&buf);
-        rc = hex_value(&args[0], i, &buf, err);
-        if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
-    }
-    mu_buf_deinit(&buf);
-    return rc;
-}
-
-static int hex_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc != 0) return rc;
-    const ty_type *t = call->arg_types[0];
-    bool ok = str_type_is_string(t) || exec_type_is_integer(t) || exec_type_is_float(t) ||
-              t->kind == TY_BOOL || t->kind == TY_DATE || t->kind == TY_DATETIME;
-    if (!ok) return exec__error_arg_type(call, 0, err);
-    call->kernel = hex_kernel;
-    call->result_type = ty_type_builtin(TY_STRING);
-    return 0;
-}
-
-/* A non-hex digit reads as 0xFF, as in ClickHouse's digit table (the
- * result is documented as implementation-defined); an odd count makes the
- * first digit a byte of its own. */
-static unsigned unhex_digit(uint8_t c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10u;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10u;
-    return 0xFF;
-}
-
-static int unhex_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                        ty_column *out, mu_err *err) {
-    (void)call;
-    mu_buf buf;
-    mu_buf_init(&buf, 0);
-    int rc = 0;
-    for (uint32_t i = 0; i < rows && rc == 0; i++) {
-        size_t n;
-        const uint8_t *p = str_row(&args[0], i, &n);
-        mu_buf_clear(&buf);
-        rc = mu_buf_reserve(&buf, n / 2 + 1, err);
-        if (rc != 0) break;
-        size_t k = 0;
-        if (n % 2 == 1) buf.data[buf.length_bytes++] = (uint8_t)unhex_digit(p[k++]);
-        for (; k + 1 < n; k += 2)
-            buf.data[buf.length_bytes++] =
-                (uint8_t)(unhex_digit(p[k]) * 16 + unhex_digit(p[k + 1]));
-        rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
-    }
-    mu_buf_deinit(&buf);
-    return rc;
-}
-
-static int unhex_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc != 0) return rc;
-    call->kernel = unhex_kernel;
-    call->result_type = ty_type_builtin(TY_STRING);
-    return 0;
-}
-
-static const exec_function fn_hex = {"hex", STR_CI, hex_bind};
-static const exec_function fn_unhex = {"unhex", STR_CI, unhex_bind};
-
-/* ------------------------------------------------------------------ */
-/* toValidUTF8, isValidUTF8                                            */
-/* ------------------------------------------------------------------ */
-
-static int to_valid_utf8_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                                ty_column *out, mu_err *err) {
-    (void)call;
-    static const uint8_t replacement[3] = {0xEF, 0xBF, 0xBD};
-    mu_buf buf;
-    mu_buf_init(&buf, 0);
-    int rc = 0;
-    for (uint32_t i = 0; i < rows && rc == 0; i++) {
-        size_t n, k = 0;
-        const uint8_t *p = str_row(&args[0], i, &n);
-        mu_buf_clear(&buf);
-        bool in_bad_run = false;
-        while (k < n && rc == 0) {
-            uint32_t cp;
-            bool valid = true;
-            size_t len = p[k] < 0x80 ? 1 : utf8_decode(p + k, n - k, &cp, &valid);
-            if (valid) rc = mu_buf_append(&buf, p + k, len, err);
-            else if (!in_bad_run) rc = mu_buf_append(&buf, replacement, 3, err);
-            in_bad_run = !valid; /* a run of bad sequences becomes one U+FFFD */
-            k += len;
-        }
-        if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
-    }
-    mu_buf_deinit(&buf);
-    return rc;
-}
-
-static int is_valid_utf8_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                                ty_column *out, mu_err *err) {
-    (void)call;
-    uint8_t *dst;
-    int rc = ty_column_append_fixed_uninit(out, rows, (void **)&dst, err);
-    if (rc != 0) return rc;
-    for (uint32_t i = 0; i < rows; i++) {
-        size_t n;
-        const uint8_t *p = str_row(&args[0], i, &n);
-        dst[i] = utf8_valid(p, n);
-    }
-    return 0;
-}
-
-static int to_valid_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, false, err);
-    if (rc != 0) return rc;
-    call->kernel = to_valid_utf8_kernel;
-    call->result_type = ty_type_builtin(TY_STRING);
-    return 0;
-}
-
-static int is_valid_utf8_bind(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc == 0) rc = str_check_string_arg(call, 0, true, err);
-    if (rc != 0) return rc;
-    call->kernel = is_valid_utf8_kernel;
-    call->result_type = ty_type_builtin(TY_UINT8);
-    return 0;
-}
-
-static const exec_function fn_to_valid_utf8 = {"toValidUTF8", 0, to_valid_utf8_bind};
-static const exec_function fn_is_valid_utf8 = {"isValidUTF8", 0, is_valid_utf8_bind};
-
-/* ------------------------------------------------------------------ */
 
 const exec_function *const exec__functions_string[] = {
     &fn_length, &fn_empty, &fn_not_empty, &fn_length_utf8, &fn_char_length,
@@ -1971,8 +1608,20 @@ const exec_function *const exec__functions_string[] = {
     &fn_starts_with, &fn_ends_with, &fn_trim_left, &fn_trim_right, &fn_trim_both, &fn_ltrim,
     &fn_rtrim, &fn_trim, &fn_replace_all, &fn_replace_one, &fn_replace, &fn_split_by_char,
     &fn_split_by_string, &fn_split_by_whitespace, &fn_repeat, &fn_left_pad, &fn_right_pad,
-    &fn_lpad, &fn_rpad, &fn_left_pad_utf8, &fn_right_pad_utf8, &fn_base64_encode,
-    &fn_base64_decode, &fn_try_base64_decode, &fn_base64_url_encode, &fn_base64_url_decode,
-    &fn_try_base64_url_decode, &fn_to_base64, &fn_from_base64, &fn_hex, &fn_unhex,
-    &fn_to_valid_utf8, &fn_is_valid_utf8, NULL,
+    &fn_lpad, &fn_rpad, &fn_left_pad_utf8, &fn_right_pad_utf8,
+    /* fn_string2.c */
+    &exec__fn_base64_encode, &exec__fn_base64_decode, &exec__fn_try_base64_decode,
+    &exec__fn_base64_url_encode, &exec__fn_base64_url_decode, &exec__fn_try_base64_url_decode,
+    &exec__fn_to_base64, &exec__fn_from_base64, &exec__fn_hex, &exec__fn_unhex,
+    &exec__fn_to_valid_utf8, &exec__fn_is_valid_utf8, &exec__fn_append_trailing_char,
+    &exec__fn_format, &exec__fn_count_substrings, &exec__fn_count_substrings_ci,
+    &exec__fn_count_substrings_ci_utf8, &exec__fn_multi_search_any,
+    &exec__fn_multi_search_any_ci, &exec__fn_multi_search_any_utf8,
+    &exec__fn_multi_search_any_ci_utf8, &exec__fn_multi_search_first_position,
+    &exec__fn_multi_search_first_position_ci, &exec__fn_multi_search_first_position_utf8,
+    &exec__fn_multi_search_first_position_ci_utf8, &exec__fn_multi_search_first_index,
+    &exec__fn_multi_search_first_index_ci, &exec__fn_multi_search_first_index_utf8,
+    &exec__fn_multi_search_first_index_ci_utf8, &exec__fn_multi_search_all_positions,
+    &exec__fn_multi_search_all_positions_ci, &exec__fn_multi_search_all_positions_utf8,
+    &exec__fn_multi_search_all_positions_ci_utf8, NULL,
 };

@@ -5,7 +5,9 @@
  * holding numbers, compact raw output; any invalid document (bad grammar,
  * bad UTF-8, control characters, lone surrogates, infinite numbers, too
  * deep) gives the default value and never an error; bad argument types
- * fail at bind with ClickHouse's wording.
+ * fail at bind with ClickHouse's wording. JSONExtract converts into every
+ * supported type as ClickHouse's JSONExtractTree does (defaults for
+ * elements that do not convert, NULL only into Nullable).
  */
 #include "exec/exec.h"
 
@@ -325,11 +327,96 @@ static void test_invalid_documents(void **state) {
        q("isValidJSON", "ss", "{}", "a"));
 }
 
+static void test_extract_typed(void **state) {
+    (void)state;
+    EQ("[1,2]", q("JSONExtract", "sss", "{\"a\": [1, 2]}", "a", "Array(UInt8)"));
+    EQ("Array(UInt8)", q_type);
+    EQ("x", q("JSONExtract", "sss", "{\"a\": \"x\"}", "a", "Nullable(String)"));
+    EQ("Nullable(String)", q_type);
+    EQ("\\N", q("JSONExtract", "sss", "{\"a\": null}", "a", "Nullable(String)"));
+    EQ("\\N", q("JSONExtract", "sss", "{\"a\": 1}", "b", "Nullable(Int64)")); /* no such key */
+    EQ("", q("JSONExtract", "sss", "{\"a\": null}", "a", "String"));
+    EQ("1", q("JSONExtract", "sss", "{\"a\": 1}", "a", "String"));
+    EQ("{\"b\":[1,\"x\"]}",
+       q("JSONExtract", "sss", "{\"a\": {\"b\" : [1, \"x\"]}}", "a", "String"));
+    EQ("20", q("JSONExtract", "ssis", "{\"a\": [10, 20]}", "a", I(-1), "UInt8"));
+    EQ("7", q("JSONExtract", "ss", "7", "Int64")); /* no path: the root */
+    EQ("0", q("JSONExtract", "ss", "not json", "Int64"));
+    /* numbers: conversions from doubles (truncated), numeric strings, bools */
+    EQ("1|-1|12|1|1000|1|0|0|0|0",
+       q("JSONExtract", "cs", "String", "1.9|-1.9|\"12\"|\"1.5\"|\"1e3\"|true|null|\"abc\"|[1]|{}",
+         "Int64"));
+    EQ("255|0|0|0", q("JSONExtract", "cs", "String", "255|256|-1|\"300\"", "UInt8"));
+    EQ("-128|0", q("JSONExtract", "cs", "String", "-128|-129", "Int8"));
+    EQ("18446744073709551615|0",
+       q("JSONExtract", "cs", "String", "18446744073709551615|-1", "UInt64"));
+    EQ("0.1|1|1.5", q("JSONExtract", "cs", "String", "0.1|true|\"1.5\"", "Float32"));
+    EQ("true|true|false|false|false", /* 0.5 reads as UInt8 0 */
+       q("JSONExtract", "cs", "String", "true|2|0|\"true\"|0.5", "Bool"));
+    EQ("false", q("JSONExtract", "ss", "256", "Bool")); /* read as UInt8 first */
+    EQ("\\N|5", q("JSONExtract", "cs", "String", "\"abc\"|\"5\"", "Nullable(Int64)"));
+    /* arrays: invalid elements become defaults unless none is valid */
+    EQ("[1,2,3,1,0,0]", q("JSONExtract", "ss", "[1, 2.5, \"3\", true, null, \"x\"]",
+                          "Array(Int32)"));
+    EQ("[]", q("JSONExtract", "ss", "[\"a\", \"b\"]", "Array(UInt8)"));
+    EQ("[]", q("JSONExtract", "ss", "[]", "Array(UInt8)"));
+    EQ("[]", q("JSONExtract", "ss", "{\"a\": 1}", "Array(UInt8)"));
+    EQ("[0,0,255]", q("JSONExtract", "ss", "[300, -1, 255]", "Array(UInt8)"));
+    EQ("[1,NULL,NULL]", q("JSONExtract", "ss", "[1, null, \"x\"]", "Array(Nullable(Int8))"));
+    EQ("[[1],[],[2,0]]", q("JSONExtract", "ss", "[[1], \"x\", [2, \"y\"]]", "Array(Array(Int8))"));
+    EQ("['a','1','[2]']", q("JSONExtract", "ss", "[\"a\", 1, [2]]", "Array(String)"));
+    /* maps: keys as they are, values that do not convert become defaults */
+    EQ("{'a':1,'b':0}", q("JSONExtract", "ss", "{\"a\": 1, \"b\": \"x\"}", "Map(String, Int64)"));
+    EQ("Map(String, Int64)", q_type);
+    EQ("{'a':0}", q("JSONExtract", "ss", "{\"a\": \"x\"}", "Map(String, Int64)"));
+    EQ("{}", q("JSONExtract", "ss", "[1]", "Map(String, Int64)"));
+    EQ("{'k\"':['v']}",
+       q("JSONExtract", "ss", "{\"k\\\"\": [\"v\"]}", "Map(String, Array(String))"));
+}
+
+static void test_extract_typed_scalars(void **state) {
+    (void)state;
+    EQ("b|a|a|a", q("JSONExtract", "cs", "String", "\"b\"|1|3|\"c\"", "Enum8('a' = 1, 'b' = 2)"));
+    EQ("2020-01-02|1970-01-01", q("JSONExtract", "cs", "String", "\"2020-01-02\"|18000", "Date"));
+    EQ("2020-01-02 03:04:05|1970-01-01 00:00:00",
+       q("JSONExtract", "cs", "String", "\"2020-01-02 03:04:05\"|1700000000", "DateTime('UTC')"));
+    EQ("2023-11-14 22:13:20.123|1970-01-01 00:00:01.500|2020-01-02 03:04:05.600",
+       q("JSONExtract", "cs", "String", "1700000000123|1.5|\"2020-01-02 03:04:05.6\"",
+         "DateTime64(3, 'UTC')"));
+    EQ("1.55|2.5|12|100|0", q("JSONExtract", "cs", "String", "1.555|\"2.5\"|12|1e2|null",
+                              "Decimal(9, 2)"));
+    EQ("ERR EDECIMAL_OVERFLOW: Decimal convert overflow: value is out of range of Decimal(9, 2) "
+       "in function JSONExtract", q("JSONExtract", "ss", "100000000", "Decimal(9, 2)"));
+    EQ("61f0c404-5cb3-11e7-907b-a6006ad3dba0|00000000-0000-0000-0000-000000000000",
+       q("JSONExtract", "cs", "String", "\"61f0c404-5cb3-11e7-907b-a6006ad3dba0\"|1", "UUID"));
+    HEX("6162|0000", q("JSONExtract", "cs", "String", "\"ab\"|\"abc\"", "FixedString(2)"));
+    EQ("x", q("JSONExtract", "ss", "\"x\"", "LowCardinality(Nullable(String))"));
+    EQ("Nullable(String)", q_type); /* results are never LowCardinality */
+    EQ("3|\\N|0", q("JSONExtract", "css", "Nullable(String)", "{\"a\":3}|\\N|[]", "a", "Int8"));
+    EQ("Nullable(Int8)", q_type);
+    EQ("ERR EILLEGAL_TYPE: JSONExtract doesn't support the return type schema: Map(UInt8, "
+       "Int64) with key type not String", q("JSONExtract", "ss", "{}", "Map(UInt8, Int64)"));
+    EQ("ERR EILLEGAL_TYPE: JSONExtract doesn't support the return type schema: Nothing",
+       q("JSONExtract", "ss", "{}", "Nothing"));
+    assert_non_null(strstr(q("JSONExtract", "ss", "{}", "Foo"), "ERR EUNKNOWN_TYPE"));
+    EQ("ERR EILLEGAL_COLUMN: The last argument of function JSONExtract should be a constant "
+       "string specifying the return data type", q("JSONExtract", "sc", "{}", "String", "Int8"));
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Function JSONExtract requires at least two arguments",
+       q("JSONExtract", "s", "{}"));
+    EQ("ERR EILLEGAL_TYPE: The argument 2 of function JSONExtract should be a string specifying "
+       "key or an integer specifying index, illegal type: Float64",
+       q("JSONExtract", "sfs", "{}", 1.0, "Int8"));
+    EQ("ERR EILLEGAL_TYPE: The first argument of function JSONExtract should be a string "
+       "containing JSON or a JSON object, illegal type: UInt8",
+       q("JSONExtract", "us", U(1), "Int8"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_documented_examples), cmocka_unit_test(test_paths),
         cmocka_unit_test(test_numbers),             cmocka_unit_test(test_strings_and_raw),
-        cmocka_unit_test(test_invalid_documents),
+        cmocka_unit_test(test_invalid_documents),   cmocka_unit_test(test_extract_typed),
+        cmocka_unit_test(test_extract_typed_scalars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

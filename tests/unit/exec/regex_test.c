@@ -255,7 +255,8 @@ static void test_replace_regexp(void **state) {
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 3 of function replaceRegexpAll",
        q("REGEXP_REPLACE", "ssu", "a", "a", U(1)));
     const char *bad = q("replaceRegexpAll", "sss", "a", "[", "b");
-    assert_non_null(strstr(bad, "ERR EREGEXP: OptimizedRegularExpression: cannot compile re2: [, "));
+    assert_non_null(
+        strstr(bad, "ERR EREGEXP: OptimizedRegularExpression: cannot compile re2: [, "));
 }
 
 /* Many distinct patterns in one column go through the per-thread cache and
@@ -275,11 +276,39 @@ static void test_pattern_cache(void **state) {
     EQ(expected, q("match", "cc", "String", haystacks, "String", patterns));
 }
 
+static void test_count_matches(void **state) {
+    (void)state;
+    EQ("2", q("countMatches", "ss", "abababa", "aba")); /* non-overlapping */
+    EQ("UInt64", q_type);
+    EQ("3", q("countMatches", "ss", "aaa", "a"));
+    EQ("2", q("countMatches", "ss", "foo bar foo", "fo+"));
+    EQ("0", q("countMatches", "ss", "abc", ""));   /* an empty match ends the count */
+    EQ("0", q("countMatches", "ss", "abc", "x*"));
+    EQ("1", q("countMatches", "ss", "aab", "a*"));  /* "aa", then an empty match */
+    EQ("3", q("countMatches", "ss", "aaa", "^a")); /* each search starts a new subject */
+    EQ("0", q("countMatches", "ss", "", "a"));
+    EQ("2", q("countMatches", "ss", "привет пока", "п."));
+    EQ("1", q("countMatches", "ss", "FOO foo", "foo"));
+    EQ("2", q("countMatchesCaseInsensitive", "ss", "FOO foo", "foo"));
+    EQ("2", q("countMatchesCaseInsensitive", "ss", "ПРИВЕТ привет", "привет"));
+    EQ("1", q("countMatches", "ks", "FixedString(4)", "ab", "\\x00\\x00"));
+    EQ("2|0|\\N", q("countMatches", "cs", "Nullable(String)", "a1b2|xyz|\\N", "\\d"));
+    EQ("Nullable(UInt64)", q_type);
+    EQ("ERR EILLEGAL_COLUMN: Illegal type of argument 2 of function countMatches: expected "
+       "constant String", q("countMatches", "sc", "a", "String", "a"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type FixedString(1) of argument 2 of function countMatches",
+       q("countMatches", "sk", "a", "FixedString(1)", "a"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 1 of function countMatches",
+       q("countMatches", "us", U(1), "a"));
+    const char *bad = q("countMatches", "ss", "a", "(");
+    assert_non_null(strstr(bad, "ERR EREGEXP: OptimizedRegularExpression: cannot compile re2: ("));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_match),          cmocka_unit_test(test_extract),
         cmocka_unit_test(test_extract_all),    cmocka_unit_test(test_replace_regexp),
-        cmocka_unit_test(test_pattern_cache),
+        cmocka_unit_test(test_pattern_cache),  cmocka_unit_test(test_count_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* string_test.c: goal: every string function of fn_string.c gives what
+/* string_test.c: goal: every string function of fn_string.c and
+ * fn_string2.c (format, countSubstrings, multiSearch*, ...) gives what
  * ClickHouse prints, over constants and columns, with NULLs, empty strings,
  * NUL bytes, UTF-8 and FixedString inputs; wrong argument counts and types
  * fail at bind with ClickHouse's wording; per-row errors (bad base64, a LIKE
@@ -459,9 +460,9 @@ static void test_like(void **state) {
     EQ("1|0|\\N", q("like", "cs", "Nullable(String)", "abc|xbc|\\N", "a%"));
     EQ("1|1|0|1", q("like", "cc", "String", "abc|abd|abe|x%", "String", "%c|_bd|a\\%|x\\%"));
     EQ("0|1", q("ilike", "cc", "String", "abc|ABC", "String", "b%|a%"));
-    EQ("ERR EPARSE: Invalid escape sequence at the end of LIKE pattern 'a\\' (function like)",
+    EQ("ERR EESCAPE: Invalid escape sequence at the end of LIKE pattern 'a\\' (function like)",
        q("like", "ss", "a", "a\\"));
-    EQ("ERR EPARSE: Invalid escape sequence at the end of LIKE pattern '\\' (function notLike)",
+    EQ("ERR EESCAPE: Invalid escape sequence at the end of LIKE pattern '\\' (function notLike)",
        q("notLike", "cs", "String", "a|b", "\\"));
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 2 of function like",
        q("like", "su", "a", U(1)));
@@ -675,6 +676,143 @@ static void test_valid_utf8(void **state) {
     EQ("1", q("isValidUTF8", "s", ""));
 }
 
+/* ---- appendTrailingCharIfAbsent, format ------------------------------- */
+
+static void test_append_trailing_char(void **state) {
+    (void)state;
+    EQ("a/", q("appendTrailingCharIfAbsent", "ss", "a", "/"));
+    EQ("String", q_type);
+    EQ("a/", q("appendTrailingCharIfAbsent", "ss", "a/", "/"));
+    EQ("", q("appendTrailingCharIfAbsent", "ss", "", "/")); /* empty stays empty */
+    EQ("x/|/|\\N|", q("appendTrailingCharIfAbsent", "cs", "Nullable(String)", "x|/|\\N|", "/"));
+    EQ("ERR EINVAL: Second argument of function appendTrailingCharIfAbsent must be a "
+       "one-character string", q("appendTrailingCharIfAbsent", "ss", "a", "//"));
+    EQ("ERR EINVAL: Second argument of function appendTrailingCharIfAbsent must be a "
+       "one-character string", q("appendTrailingCharIfAbsent", "ss", "a", ""));
+    EQ("ERR EILLEGAL_COLUMN: Second argument of function appendTrailingCharIfAbsent must be a "
+       "constant string", q("appendTrailingCharIfAbsent", "sc", "a", "String", "/"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 1 of function "
+       "appendTrailingCharIfAbsent", q("appendTrailingCharIfAbsent", "us", U(1), "/"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type FixedString(1) of argument 1 of function "
+       "appendTrailingCharIfAbsent",
+       q("appendTrailingCharIfAbsent", "ks", "FixedString(1)", "a", "/"));
+}
+
+static void test_format(void **state) {
+    (void)state;
+    EQ("1 + 2 = 3", q("format", "ssss", "{} + {} = {}", "1", "2", "3"));
+    EQ("String", q_type);
+    EQ("Hello World Hello", q("format", "sss", "{1} {0} {1}", "World", "Hello"));
+    EQ("{}x}", q("format", "ss", "{{}}{}}}", "x"));
+    EQ("no placeholders", q("format", "ss", "no placeholders", "x"));
+    EQ("7-2.5-[1,2]", q("format", "sufk", "{}-{}-{}", U(7), 2.5, "Array(UInt8)", "[1,2]"));
+    EQ("['a']", q("format", "sk", "{}", "Array(String)", "['a']"));
+    HEX("61620078", q("format", "sks", "{}{}", "FixedString(3)", "ab", "x"));
+    EQ("a:1|b:2|\\N", q("format", "scc", "{}:{}", "String", "a|b|c", "Nullable(UInt8)", "1|2|\\N"));
+    EQ("\\N", q("format", "sn", "{}"));
+    EQ("ERR EINVAL: Not enough arguments to fill the placeholders in the format string",
+       q("format", "ss", "{} {}", "a"));
+    EQ("ERR EINVAL: Cannot switch from automatic field numbering to manual field "
+       "specification", q("format", "sss", "{0} {}", "a", "b"));
+    EQ("ERR EINVAL: Cannot switch from automatic field numbering to manual field "
+       "specification", q("format", "sss", "{} {1}", "a", "b"));
+    EQ("ERR EINVAL: Too big number for arguments, must be at most 0",
+       q("format", "ss", "{5}", "a"));
+    EQ("ERR EINVAL: Not a number in curly braces at position 1", q("format", "ss", "{a}", "x"));
+    EQ("ERR EINVAL: Closed curly brace without open one at position 1",
+       q("format", "ss", "a}b", "x"));
+    EQ("ERR EINVAL: Two open curly braces without close one at position 2",
+       q("format", "ss", "{0{}", "x"));
+    EQ("ERR EINVAL: Last open curly brace is not closed", q("format", "ss", "ab{", "x"));
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Number of arguments for function format doesn't match: "
+       "passed 1, should be at least 2", q("format", "s", "{}"));
+    EQ("ERR EILLEGAL_COLUMN: First argument of function format must be constant string",
+       q("format", "cs", "String", "{}", "x"));
+}
+
+/* ---- countSubstrings ----------------------------------------------------- */
+
+static void test_count_substrings(void **state) {
+    (void)state;
+    EQ("2", q("countSubstrings", "ss", "aaaa", "aa")); /* non-overlapping */
+    EQ("UInt64", q_type);
+    EQ("2", q("countSubstrings", "ss", "abababa", "aba"));
+    EQ("0", q("countSubstrings", "ss", "abc", ""));
+    EQ("0", q("countSubstrings", "ss", "", "a"));
+    EQ("1", q("countSubstrings", "ssu", "abcabc", "abc", U(2)));
+    EQ("0", q("countSubstrings", "ssu", "abc", "abc", U(9)));
+    EQ("2", q("countSubstrings", "ssu", "abcabc", "abc", U(0)));
+    /* a constant needle over a column counts from each row's start */
+    EQ("0|1", q("countSubstrings", "csu", "String", "aaa|aaaa", "aa", U(2)));
+    EQ("1", q("countSubstrings", "ssu", "aaa", "aa", U(2)));
+    EQ("1|0|\\N", q("countSubstrings", "cc", "Nullable(String)", "ab|b|\\N", "String", "a|a|a"));
+    EQ("2", q("countSubstringsCaseInsensitive", "ss", "aBcAbC", "ABC"));
+    EQ("0", q("countSubstringsCaseInsensitive", "ss", "ПРИВЕТ", "привет"));
+    EQ("2", q("countSubstringsCaseInsensitiveUTF8", "ss", "ПриветПРИВЕТ", "привет"));
+    EQ("1", q("countSubstringsCaseInsensitiveUTF8", "ssu", "ПриветПРИВЕТ", "привет", U(2)));
+    EQ("ERR EILLEGAL_TYPE: Illegal type Int8 of argument 3 of function countSubstrings",
+       q("countSubstrings", "ssi", "a", "a", I(-1)));
+    EQ("ERR EILLEGAL_TYPE: Illegal type FixedString(1) of argument 2 of function "
+       "countSubstrings", q("countSubstrings", "sk", "a", "FixedString(1)", "a"));
+    EQ("ERR EILLEGAL_COLUMN: Function 'countSubstrings' doesn't support FixedString haystack "
+       "argument", q("countSubstrings", "ks", "FixedString(2)", "aa", "a"));
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Number of arguments for function countSubstrings doesn't "
+       "match: passed 1, should be 2 or 3", q("countSubstrings", "s", "a"));
+}
+
+/* ---- multiSearch* ---------------------------------------------------------- */
+
+static void test_multi_search(void **state) {
+    (void)state;
+    EQ("1", q("multiSearchAny", "sk", "hello", "Array(String)", "['x','ell']"));
+    EQ("UInt8", q_type);
+    EQ("0", q("multiSearchAny", "sk", "hello", "Array(String)", "['x']"));
+    EQ("0", q("multiSearchAny", "sk", "hello", "Array(String)", "[]"));
+    EQ("1", q("multiSearchAny", "sk", "a", "Array(String)", "['']")); /* empty needle */
+    EQ("0", q("multiSearchAny", "sk", "", "Array(String)", "['']"));
+    EQ("3", q("multiSearchFirstPosition", "sk", "hello", "Array(String)", "['l','o']"));
+    EQ("UInt64", q_type);
+    EQ("0", q("multiSearchFirstPosition", "sk", "hello", "Array(String)", "['x']"));
+    EQ("2", q("multiSearchFirstIndex", "sk", "hello", "Array(String)", "['x','o','h']"));
+    EQ("0", q("multiSearchFirstIndex", "sk", "hello", "Array(String)", "['x']"));
+    EQ("[3,0,1]", q("multiSearchAllPositions", "sk", "hello", "Array(String)", "['l','x','h']"));
+    EQ("Array(UInt64)", q_type);
+    EQ("[]", q("multiSearchAllPositions", "sk", "hello", "Array(String)", "[]"));
+    EQ("[4,6]", q("multiSearchAllPositionsUTF8", "sk", "привет", "Array(String)", "['в','т']"));
+    EQ("[7,11]", q("multiSearchAllPositions", "sk", "привет", "Array(String)", "['в','т']"));
+    EQ("3", q("multiSearchFirstPositionCaseInsensitive", "sk", "HELLO", "Array(String)", "['l']"));
+    EQ("0", q("multiSearchAnyCaseInsensitive", "sk", "ПРИВЕТ", "Array(String)", "['вет']"));
+    EQ("1", q("multiSearchAnyCaseInsensitiveUTF8", "sk", "ПРИВЕТ", "Array(String)", "['вет']"));
+    EQ("4", q("multiSearchFirstPositionCaseInsensitiveUTF8", "sk", "ПРИВЕТ", "Array(String)",
+              "['вет','x']"));
+    EQ("1|0|\\N", q("multiSearchAny", "ck", "Nullable(String)", "abc|xyz|\\N", "Array(String)",
+                    "['b','q']"));
+    EQ("2|1|0", q("multiSearchFirstPosition", "cc", "String", "abc|abc|abc", "Array(String)",
+                  "['b']|['a','c']|[]"));
+    EQ("[1]|[0,3]", q("multiSearchAllPositions", "cc", "String", "abc|abc", "Array(String)",
+                      "['a']|['x','c']"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type Array(UInt8) of argument 2 of function multiSearchAny",
+       q("multiSearchAny", "sk", "a", "Array(UInt8)", "[1]"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type String of argument 2 of function multiSearchAny",
+       q("multiSearchAny", "ss", "a", "b"));
+    EQ("ERR EILLEGAL_TYPE: Illegal type FixedString(1) of argument 1 of function "
+       "multiSearchAny", q("multiSearchAny", "kk", "FixedString(1)", "a", "Array(String)",
+                           "['a']"));
+}
+
+static void test_multi_search_limit(void **state) {
+    (void)state;
+    char needles[2048] = "[";
+    for (int k = 0; k < 256; k++) strcat(needles, k ? ",'a'" : "'a'");
+    strcat(needles, "]");
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Number of arguments for function multiSearchAny doesn't "
+       "match: passed 256, should be at most 255",
+       q("multiSearchAny", "sk", "a", "Array(String)", needles));
+    needles[strlen(needles) - 5] = ']'; /* 255 needles */
+    needles[strlen(needles) - 4] = '\0';
+    EQ("1", q("multiSearchAny", "sk", "a", "Array(String)", needles));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_length),          cmocka_unit_test(test_empty),
@@ -688,6 +826,9 @@ int main(void) {
         cmocka_unit_test(test_split),           cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_pad),             cmocka_unit_test(test_base64),
         cmocka_unit_test(test_hex),             cmocka_unit_test(test_valid_utf8),
+        cmocka_unit_test(test_append_trailing_char), cmocka_unit_test(test_format),
+        cmocka_unit_test(test_count_substrings), cmocka_unit_test(test_multi_search),
+        cmocka_unit_test(test_multi_search_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
