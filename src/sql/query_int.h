@@ -153,6 +153,9 @@ int sql__op_table_scan(sql_query *q, storage_table *ref_take, const uint32_t *co
 bool sql__op_is_scan(const sql_operator *op);
 /* The first ORDER BY key of the scanned table when it is a plain column. */
 const char *sql__op_scan_table_key(const sql_operator *op, uint32_t *schema_column_out);
+/* DEFAULT / MATERIALIZED expressions (over the scan's columns; NULL
+ * entries: none) for parts written before the column existed. */
+int sql__op_scan_set_defaults(sql_operator *scan, exec_expr **defaults_by_column, mu_err *err);
 /* Rows whose key column lies outside [lo, hi] (1-row columns of its type,
  * taken; NULL = unbounded) are not read. */
 void sql__op_scan_set_range(sql_operator *op, uint32_t schema_column, ty_column *lo_take,

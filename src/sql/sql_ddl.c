@@ -75,6 +75,8 @@ static int ddl_codec_text(sql_query *q, const sql_node *codec, const char **out,
     return ddl_engine_params(q, codec, out, err);
 }
 
+static int ddl_column(sql_query *q, const sql_node *c, catalog_column *cc, mu_err *err);
+
 /* Column definitions from the AST, or from a SELECT's output. */
 static int ddl_columns(sql_query *q, const sql_node *stmt, catalog_column **out,
                        uint32_t *count_out, mu_err *err) {
@@ -82,8 +84,17 @@ static int ddl_columns(sql_query *q, const sql_node *stmt, catalog_column **out,
     catalog_column *cols = mu_arena_calloc(q->arena, n + 1, sizeof(*cols), err);
     if (cols == NULL) return err->code;
     for (size_t i = 0; i < n; i++) {
-        const sql_node *c = stmt->create.columns.items[i];
-        catalog_column *cc = &cols[i];
+        int rc = ddl_column(q, stmt->create.columns.items[i], &cols[i], err);
+        if (rc != 0) return rc;
+    }
+    *out = cols;
+    *count_out = (uint32_t)n;
+    return 0;
+}
+
+/* One column definition; a column without a type takes its default's. */
+static int ddl_column(sql_query *q, const sql_node *c, catalog_column *cc, mu_err *err) {
+    {
         cc->name = ddl_str(q, c->column_def.name, err);
         int rc = 0;
         if (c->column_def.type.ptr) {
@@ -128,9 +139,186 @@ static int ddl_columns(sql_query *q, const sql_node *stmt, catalog_column **out,
                           cc->name);
         cc->comment = ddl_str(q, c->column_def.comment, err);
     }
-    *out = cols;
-    *count_out = (uint32_t)n;
     return 0;
+}
+
+/* ---- ALTER ---------------------------------------------------------------- */
+
+static int ddl_find_column(const catalog_column *cols, uint32_t n, sql_str name) {
+    for (uint32_t i = 0; i < n; i++)
+        if (strlen(cols[i].name) == name.length && memcmp(cols[i].name, name.ptr, name.length) == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool ddl_is_key_column(const catalog_table_def *d, const char *name) {
+    for (uint32_t k = 0; k < d->order_by_count; k++)
+        if (strstr(d->order_by[k], name) && strcmp(d->order_by[k], name) == 0) return true;
+    for (uint32_t k = 0; k < d->primary_key_count; k++)
+        if (strcmp(d->primary_key[k], name) == 0) return true;
+    return d->partition_by[0] && strstr(d->partition_by, name) != NULL;
+}
+
+static int ddl_alter(sql_query *q, const sql_node *stmt, mu_err *err) {
+    const char *db = ddl_database(q, stmt->alter.database, err);
+    const char *name = ddl_str(q, stmt->alter.table, err);
+    catalog_snapshot *snap = catalog_snapshot_acquire(storage_catalog(q->engine->storage));
+    const catalog_table *t = NULL;
+    int rc = catalog_snapshot_lookup_table(snap, db, name, &t, err);
+    if (rc == MU_EUNKNOWN_TABLE || rc == MU_EUNKNOWN_DATABASE)
+        rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "Table %s.%s does not exist", db, name);
+    if (rc != 0) {
+        catalog_snapshot_release(snap);
+        return rc;
+    }
+    const catalog_table *keep = catalog_table_acquire(t);
+    catalog_snapshot_release(snap);
+    catalog_table_def def = keep->def;
+    uint32_t n = def.column_count;
+    size_t extra = stmt->alter.commands.count;
+    catalog_column *cols = mu_arena_calloc(q->arena, n + extra + 1, sizeof(*cols), err);
+    catalog_setting *sets = mu_arena_calloc(q->arena, def.setting_count + 64, sizeof(*sets), err);
+    if (cols == NULL || sets == NULL) {
+        catalog_table_release(keep);
+        return err->code;
+    }
+    memcpy(cols, def.columns, n * sizeof(*cols));
+    if (def.setting_count) memcpy(sets, def.settings, def.setting_count * sizeof(*sets));
+    uint32_t nsets = def.setting_count;
+    bool changed = false;
+    for (size_t i = 0; i < stmt->alter.commands.count && rc == 0; i++) {
+        const sql_node *c = stmt->alter.commands.items[i];
+        switch (c->alter_cmd.kind) {
+        case SQL_ALTER_ADD_COLUMN: {
+            if (ddl_find_column(cols, n, c->alter_cmd.column->column_def.name) >= 0) {
+                if (c->alter_cmd.if_flag) break;
+                rc = MU_ERR(err, MU_EDUPLICATE_COLUMN, "Cannot add column %.*s: column with this "
+                            "name already exists", (int)c->alter_cmd.column->column_def.name.length,
+                            c->alter_cmd.column->column_def.name.ptr);
+                break;
+            }
+            catalog_column added;
+            memset(&added, 0, sizeof(added));
+            rc = ddl_column(q, c->alter_cmd.column, &added, err);
+            if (rc != 0) break;
+            uint32_t at = n;
+            if (c->alter_cmd.first) at = 0;
+            if (c->alter_cmd.after.ptr) {
+                int a = ddl_find_column(cols, n, c->alter_cmd.after);
+                if (a < 0) {
+                    rc = MU_ERR(err, MU_EUNKNOWN_COLUMN, "Wrong column name. Cannot find column %.*s to "
+                                "insert after", (int)c->alter_cmd.after.length, c->alter_cmd.after.ptr);
+                    break;
+                }
+                at = (uint32_t)a + 1;
+            }
+            memmove(&cols[at + 1], &cols[at], (n - at) * sizeof(*cols));
+            cols[at] = added;
+            n++;
+            changed = true;
+            break;
+        }
+        case SQL_ALTER_DROP_COLUMN: {
+            int k = ddl_find_column(cols, n, c->alter_cmd.name);
+            if (k < 0) {
+                if (c->alter_cmd.if_flag) break;
+                rc = MU_ERR(err, MU_ENOT_FOUND_COLUMN, "Wrong column name. Cannot find column %.*s to drop",
+                            (int)c->alter_cmd.name.length, c->alter_cmd.name.ptr);
+                break;
+            }
+            if (ddl_is_key_column(&def, cols[k].name)) {
+                rc = MU_ERR(err, MU_EALTER_FORBIDDEN, "Trying to ALTER key column %s", cols[k].name);
+                break;
+            }
+            memmove(&cols[k], &cols[k + 1], (n - (uint32_t)k - 1) * sizeof(*cols));
+            n--;
+            changed = true;
+            break;
+        }
+        case SQL_ALTER_MODIFY_COLUMN: {
+            const sql_node *cd = c->alter_cmd.column;
+            int k = ddl_find_column(cols, n, cd->column_def.name);
+            if (k < 0) {
+                if (c->alter_cmd.if_flag) break;
+                rc = MU_ERR(err, MU_ENOT_FOUND_COLUMN, "Wrong column name. Cannot find column %.*s to modify",
+                            (int)cd->column_def.name.length, cd->column_def.name.ptr);
+                break;
+            }
+            catalog_column m;
+            memset(&m, 0, sizeof(m));
+            if (cd->column_def.type.ptr == NULL && cd->column_def.default_expr == NULL) {
+                m = cols[k]; /* only a comment or codec */
+                if (cd->column_def.comment.ptr) m.comment = ddl_str(q, cd->column_def.comment, err);
+                if (cd->column_def.codec) rc = ddl_codec_text(q, cd->column_def.codec, &m.codec, err);
+            } else {
+                rc = ddl_column(q, cd, &m, err);
+                if (rc == 0 && cd->column_def.type.ptr == NULL) m.type = cols[k].type;
+                if (rc == 0 && cd->column_def.comment.ptr == NULL) m.comment = cols[k].comment;
+                if (rc == 0 && cd->column_def.codec == NULL) m.codec = cols[k].codec;
+            }
+            if (rc == 0 && strcmp(m.type, cols[k].type) != 0 && ddl_is_key_column(&def, cols[k].name))
+                rc = MU_ERR(err, MU_EALTER_FORBIDDEN, "Trying to ALTER key column %s", cols[k].name);
+            if (rc == 0) {
+                cols[k] = m;
+                changed = true;
+            }
+            break;
+        }
+        case SQL_ALTER_MODIFY_TTL: {
+            mu_buf b;
+            mu_buf_init(&b, 0);
+            for (size_t e = 0; e < c->alter_cmd.exprs.count && rc == 0; e++) {
+                if (e > 0) rc = mu_buf_append_str(&b, ", ", err);
+                if (rc == 0) rc = sql_ast_format(c->alter_cmd.exprs.items[e], &b, err);
+            }
+            if (rc == 0) {
+                def.ttl = mu_arena_strndup(q->arena, b.data ? (char *)b.data : "", b.length_bytes, err);
+                if (def.ttl == NULL) rc = err->code;
+            }
+            mu_buf_deinit(&b);
+            changed = true;
+            break;
+        }
+        case SQL_ALTER_MODIFY_SETTING:
+            for (size_t e = 0; e < c->alter_cmd.exprs.count && rc == 0; e++) {
+                const sql_node *st = c->alter_cmd.exprs.items[e];
+                const char *sname = ddl_str(q, st->setting.name, err);
+                const char *value;
+                rc = ddl_text(q, st->setting.value, &value, err);
+                if (rc != 0) break;
+                if (strcmp(sname, "index_granularity") == 0) {
+                    rc = MU_ERR(err, MU_EREADONLY, "Setting 'index_granularity' is readonly for "
+                                "storage 'MergeTree'");
+                    break;
+                }
+                uint32_t k;
+                for (k = 0; k < nsets; k++)
+                    if (strcmp(sets[k].name, sname) == 0) break;
+                if (k == nsets) {
+                    if (nsets >= def.setting_count + 64) {
+                        rc = MU_ERR(err, MU_ETOO_LARGE, "too many settings");
+                        break;
+                    }
+                    nsets++;
+                }
+                sets[k].name = sname;
+                sets[k].value = value;
+            }
+            changed = true;
+            break;
+        }
+    }
+    if (rc == 0 && changed) {
+        def.columns = cols;
+        def.column_count = n;
+        def.settings = sets;
+        def.setting_count = nsets;
+        def.database = NULL;
+        def.name = NULL;
+        rc = storage_alter_table(q->engine->storage, db, name, &def, err);
+    }
+    catalog_table_release(keep);
+    return rc;
 }
 
 static int ddl_create_table(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err) {
@@ -363,8 +551,7 @@ int sql__run_ddl(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err) {
     case SQL_DROP: return ddl_drop(q, stmt, err);
     case SQL_TRUNCATE: return ddl_truncate(q, stmt, err);
     case SQL_RENAME: return ddl_rename(q, stmt, err);
-    case SQL_ALTER:
-        return MU_ERR(err, MU_ENOT_SUPPORTED, "ALTER TABLE is not supported yet");
+    case SQL_ALTER: return ddl_alter(q, stmt, err);
     default:
         return MU_ERR(err, MU_ENOT_SUPPORTED, "statement %s is not supported yet",
                       sql_kind_name(stmt->kind));

@@ -254,6 +254,13 @@ typedef struct op_scan {
     ty_column *range_lo;
     ty_column *range_hi;
     uint8_t *keep;             /* granules of the current part to read */
+    /* Parts written before an ALTER: a column of another type is read in
+     * its type and converted (cast_from/cast_expr cache the last one); a
+     * column the part lacks gets its DEFAULT expression (defaults[i], over
+     * the scan's columns) or its type's default. */
+    const ty_type **cast_from;
+    exec_expr **cast_expr;
+    exec_expr **defaults;
     uint32_t keep_part;        /* part index keep belongs to, +1 (0 = none) */
     uint64_t granules_skipped;
 } op_scan;
@@ -301,6 +308,38 @@ static int scan_prune_part(op_scan *s, const part *p, mu_err *err) {
     return rc;
 }
 
+#define SCAN_MISSING_MAX 4096u
+
+/* Converts *col (read in an older type) to the table's type of column i. */
+static int scan_convert(op_scan *s, uint32_t i, ty_column **col, mu_err *err) {
+    sql_query *q = s->base.q;
+    if (s->cast_from == NULL) {
+        s->cast_from = calloc(s->base.column_count, sizeof(*s->cast_from));
+        s->cast_expr = calloc(s->base.column_count, sizeof(*s->cast_expr));
+        if (s->cast_from == NULL || s->cast_expr == NULL)
+            return MU_ERR(err, MU_ENOMEM, "out of memory converting a column");
+    }
+    if (s->cast_from[i] == NULL || !ty_type_equal(s->cast_from[i], (*col)->type)) {
+        exec_expr *in;
+        int rc = exec_expr_input(&q->builder, 0, (*col)->type, &in, err);
+        if (rc == 0)
+            rc = exec_expr_cast(&q->builder, in, table_column_type(s->t, s->columns[i]),
+                                &s->cast_expr[i], err);
+        if (rc != 0) return rc;
+        s->cast_from[i] = (*col)->type;
+    }
+    const ty_column *inputs[1] = {*col};
+    ty_column *out;
+    int rc = exec_eval_full(s->cast_expr[i], &q->ctx, inputs, ty_column_row_count(*col), &out, err);
+    if (rc != 0) {
+        mu_err_prefix(err, "converting column %s of an older part", table_column_name(s->t, s->columns[i]));
+        return rc;
+    }
+    ty_column_destroy(*col);
+    *col = out;
+    return 0;
+}
+
 static int scan_part_chunk(op_scan *s, const part *p, sql_chunk **out, mu_err *err) {
     const part_info *info = part_get_info(p);
     uint32_t count = 0;
@@ -312,21 +351,35 @@ static int scan_part_chunk(op_scan *s, const part *p, sql_chunk **out, mu_err *e
     sql_chunk *c;
     int rc = sql__chunk_create(s->base.column_count, rows, &c, err);
     if (rc != 0) return rc;
+    bool any_missing = false;
+    uint8_t missing[SCAN_MISSING_MAX] = {0};
     for (uint32_t i = 0; i < s->base.column_count && rc == 0; i++) {
         ty_column *col;
         const ty_type *type = table_column_type(s->t, s->columns[i]);
-        rc = ty_column_create(type, s->base.q->ctx.tracker, &col, err);
-        if (rc != 0) break;
         uint32_t pc;
-        if (part_column_find(p, table_column_name(s->t, s->columns[i]), &pc) &&
-            ty_type_equal(part_column_type(p, pc), type)) {
+        bool present = part_column_find(p, table_column_name(s->t, s->columns[i]), &pc);
+        const ty_type *stored = present ? part_column_type(p, pc) : type;
+        rc = ty_column_create(stored, s->base.q->ctx.tracker, &col, err);
+        if (rc != 0) break;
+        if (present) {
             rc = part_read(p, pc, s->granule, count, col, err);
+            if (rc == 0 && !ty_type_equal(stored, type)) rc = scan_convert(s, i, &col, err);
         } else {
-            /* A column added after the part was written: its default. */
+            /* A column added after the part was written. */
             for (uint32_t r = 0; r < rows && rc == 0; r++) rc = ty_column_append_default(col, err);
+            if (i < SCAN_MISSING_MAX && s->defaults && s->defaults[i]) {
+                missing[i] = 1;
+                any_missing = true;
+            }
         }
         if (rc == 0) sql__chunk_set(c, i, col, true);
         else ty_column_destroy(col);
+    }
+    for (uint32_t i = 0; rc == 0 && any_missing && i < s->base.column_count && i < SCAN_MISSING_MAX; i++) {
+        if (!missing[i]) continue;
+        ty_column *col;
+        rc = exec_eval_full(s->defaults[i], &s->base.q->ctx, c->columns, c->rows, &col, err);
+        if (rc == 0) sql__chunk_set(c, i, col, true);
     }
     if (rc != 0) {
         sql__chunk_free(c);
@@ -407,6 +460,9 @@ static void op_scan_destroy(sql_operator *op) {
     ty_column_destroy(s->range_lo);
     ty_column_destroy(s->range_hi);
     free(s->keep);
+    free(s->cast_from);
+    free(s->cast_expr);
+    free(s->defaults);
     free(s->columns);
     free(s);
 }
@@ -454,6 +510,14 @@ const char *sql__op_scan_table_key(const sql_operator *op, uint32_t *schema_colu
             return key;
         }
     return NULL;
+}
+
+int sql__op_scan_set_defaults(sql_operator *op, exec_expr **defaults_by_column, mu_err *err) {
+    op_scan *s = (op_scan *)op;
+    s->defaults = calloc(op->column_count ? op->column_count : 1, sizeof(*s->defaults));
+    if (s->defaults == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory");
+    memcpy(s->defaults, defaults_by_column, op->column_count * sizeof(*s->defaults));
+    return 0;
 }
 
 void sql__op_scan_set_range(sql_operator *op, uint32_t schema_column, ty_column *lo_take,

@@ -87,9 +87,16 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
             storage_table_release(ref);
             return err->code;
         }
-        /* ALIAS columns are computed from stored ones: a query naming one
-         * reads every column. */
+        /* ALIAS columns are computed from stored ones, DEFAULT expressions
+         * fill columns of parts older than the column: a query naming such
+         * a column reads every column. */
         bool read_all = q->needed_all;
+        for (uint32_t c = 0; c < def->def.column_count && !read_all; c++) {
+            catalog_default_kind kind = def->def.columns[c].default_kind;
+            if (kind != CATALOG_DEFAULT_DEFAULT && kind != CATALOG_DEFAULT_MATERIALIZED) continue;
+            for (uint32_t k = 0; k < q->needed_count; k++)
+                if (strcmp(q->needed[k], def->def.columns[c].name) == 0) read_all = true;
+        }
         uint32_t alias_count = 0;
         for (uint32_t c = 0; c < def->def.column_count; c++) {
             if (def->def.columns[c].default_kind != CATALOG_DEFAULT_ALIAS) continue;
@@ -121,6 +128,33 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
         if (rc != 0) return rc;
         const char *qual = t->alias.ptr ? select_strdup(q, t->alias, err) : name;
         select_qualify(*out, qual);
+        /* DEFAULT expressions for parts that predate their column. */
+        bool any_default = false;
+        exec_expr **defaults = mu_arena_calloc(q->arena, (*out)->column_count + 1, sizeof(*defaults), err);
+        if (defaults == NULL) return err->code;
+        for (uint32_t i = 0; i < (*out)->column_count && rc == 0 && read_all; i++) {
+            for (uint32_t c = 0; c < def->def.column_count; c++) {
+                const catalog_column *cc = &def->def.columns[c];
+                if ((cc->default_kind != CATALOG_DEFAULT_DEFAULT &&
+                     cc->default_kind != CATALOG_DEFAULT_MATERIALIZED) ||
+                    strcmp(cc->name, (*out)->names[i]) != 0)
+                    continue;
+                sql_node *expr;
+                rc = sql_parse_expr(cc->default_expression, strlen(cc->default_expression), q->arena,
+                                    NULL, &expr, err);
+                sql_scope ds = {.input = *out, .clause = "a DEFAULT expression"};
+                if (rc == 0) rc = sql__bind_expr(q, &ds, expr, &defaults[i], err);
+                if (rc == 0 && !ty_type_equal(defaults[i]->type, (*out)->types[i]))
+                    rc = exec_expr_cast(&q->builder, defaults[i], (*out)->types[i], &defaults[i], err);
+                any_default = true;
+            }
+        }
+        if (rc == 0 && any_default) rc = sql__op_scan_set_defaults(*out, defaults, err);
+        if (rc != 0) {
+            sql__op_destroy(*out);
+            *out = NULL;
+            return rc;
+        }
         /* MATERIALIZED columns are not part of SELECT *. */
         for (uint32_t i = 0; i < (*out)->column_count; i++)
             for (uint32_t c = 0; c < def->def.column_count; c++)

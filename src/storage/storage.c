@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/io.h"
 
@@ -43,6 +44,7 @@ struct storage_table {
     uint32_t partition_column;
     catalog_table_paths paths;
     _Atomic bool dropped;
+    bool altering;                     /* under storage.lock: acquire waits */
 };
 
 struct storage {
@@ -50,6 +52,7 @@ struct storage {
     storage_options opt;
     char *data_dir, *wal_dir, *parts_dir;
     pthread_mutex_t lock;
+    pthread_cond_t altered;            /* signalled when an ALTER finishes */
     storage_table **tables;
     uint32_t table_count;
     uint32_t table_capacity;
@@ -333,6 +336,7 @@ int storage_open(storage **storage_out, const storage_options *opt, mu_err *err)
     storage *s = calloc(1, sizeof(*s));
     if (s == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate the storage engine");
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->altered, NULL);
     s->opt = *opt;
     s->data_dir = strdup(opt->data_dir);
     s->wal_dir = strdup(opt->wal_dir);
@@ -359,6 +363,7 @@ void storage_close(storage *s) {
     free(s->tables);
     catalog_close(s->cat);
     pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->altered);
     free(s->data_dir);
     free(s->wal_dir);
     free(s->parts_dir);
@@ -427,20 +432,109 @@ int storage_drop_table(storage *s, const char *database, const char *name, bool 
 
 int storage_table_acquire(storage *s, const char *database, const char *name,
                           storage_table **ref_out, mu_err *err) {
+    pthread_mutex_lock(&s->lock);
+    int rc;
+    for (;;) {
+        catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
+        const catalog_table *entry = NULL;
+        rc = catalog_snapshot_lookup_table(snap, database, name, &entry, err);
+        int index = rc == 0 ? storage_find(s, &entry->uuid) : -1;
+        catalog_snapshot_release(snap);
+        if (rc == 0 && index < 0) {
+            rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "table %s.%s is not open", database, name);
+        }
+        if (rc == 0 && s->tables[index]->altering) {
+            /* An ALTER is replacing the table: take the new one. */
+            pthread_cond_wait(&s->altered, &s->lock);
+            continue;
+        }
+        if (rc == 0) {
+            atomic_fetch_add(&s->tables[index]->refs, 1);
+            *ref_out = s->tables[index];
+        }
+        break;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+#define STORAGE_ALTER_WAIT_MS 60000
+
+int storage_alter_table(storage *s, const char *database, const char *name,
+                        const catalog_table_def *def, mu_err *err) {
+    pthread_mutex_lock(&s->lock);
     catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
     const catalog_table *entry = NULL;
     int rc = catalog_snapshot_lookup_table(snap, database, name, &entry, err);
-    pthread_mutex_lock(&s->lock);
-    int index = rc == 0 ? storage_find(s, &entry->uuid) : -1;
-    if (rc == 0 && index < 0) {
-        rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "table %s.%s is not open", database, name);
-    }
-    if (rc == 0) {
-        atomic_fetch_add(&s->tables[index]->refs, 1);
-        *ref_out = s->tables[index];
-    }
-    pthread_mutex_unlock(&s->lock);
+    catalog_uuid uuid;
+    if (rc == 0) uuid = entry->uuid;
     catalog_snapshot_release(snap);
+    int index = rc == 0 ? storage_find(s, &uuid) : -1;
+    if (rc == 0 && index < 0) rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "table %s.%s is not open", database, name);
+    if (rc == 0 && s->tables[index]->altering)
+        rc = MU_ERR(err, MU_EBUSY, "table %s.%s is being altered by another query", database, name);
+    if (rc != 0) {
+        pthread_mutex_unlock(&s->lock);
+        return rc;
+    }
+    storage_table *st = s->tables[index];
+    st->altering = true;
+    /* Wait until no query holds the table (only the storage's reference). */
+    int64_t deadline = mu_clock_mono_ms() + STORAGE_ALTER_WAIT_MS;
+    while (atomic_load(&st->refs) > 1 && mu_clock_mono_ms() < deadline) {
+        pthread_mutex_unlock(&s->lock);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&s->lock);
+    }
+    if (atomic_load(&st->refs) > 1)
+        rc = MU_ERR(err, MU_ETIMEOUT, "ALTER of %s.%s: the table stayed in use for %d s", database,
+                    name, STORAGE_ALTER_WAIT_MS / 1000);
+    pthread_mutex_unlock(&s->lock);
+    /* Every acknowledged row into parts, the log checkpointed: the new
+     * definition never replays a record of the old one. */
+    if (rc == 0) rc = table_flush(st->t, err);
+    pthread_mutex_lock(&s->lock);
+    catalog_table_def old_def;
+    const catalog_table *old_entry = catalog_table_acquire(st->def);
+    old_def = old_entry->def;
+    if (rc == 0) rc = catalog_alter_table(s->cat, &uuid, def, 0, err);
+    storage_table *nst = NULL;
+    if (rc == 0) {
+        table_close(st->t);
+        st->t = NULL;
+        snap = catalog_snapshot_acquire(s->cat);
+        entry = catalog_snapshot_find_table_by_uuid(snap, &uuid);
+        rc = entry ? storage_table_open(s, entry, &nst, err)
+                   : MU_ERR(err, MU_EINTERNAL, "altered table %s.%s is missing", database, name);
+        catalog_snapshot_release(snap);
+        if (rc != 0) {
+            /* Put the old definition back and reopen it. */
+            mu_err again;
+            if (catalog_alter_table(s->cat, &uuid, &old_def, 0, &again) == 0) {
+                snap = catalog_snapshot_acquire(s->cat);
+                entry = catalog_snapshot_find_table_by_uuid(snap, &uuid);
+                if (entry == NULL || storage_table_open(s, entry, &nst, &again) != 0) {
+                    nst = NULL;
+                    mu_log_err(MU_LOG_ERROR, "storage.alter_reopen_failed", &again);
+                }
+                catalog_snapshot_release(snap);
+            }
+        }
+    }
+    if (nst != NULL) {
+        s->tables[index] = nst;
+        storage_table_release(st); /* the last reference: closes nothing more (t is NULL) */
+    } else if (st->t == NULL) {
+        /* Neither definition opens: the table is gone until a restart. */
+        s->tables[index] = s->tables[--s->table_count];
+        storage_table_release(st);
+    } else {
+        st->altering = false;
+    }
+    catalog_table_release(old_entry);
+    pthread_cond_broadcast(&s->altered);
+    pthread_mutex_unlock(&s->lock);
     return rc;
 }
 

@@ -45,6 +45,16 @@ int storage_create_table(storage *s, const catalog_table_def *def, bool if_not_e
 int storage_drop_table(storage *s, const char *database, const char *name, bool if_exists,
                        mu_err *err);
 
+/* ALTER: replaces the definition of database.name with def (validated by
+ * the catalog). Waits until no query uses the table (new acquires wait for
+ * the ALTER), flushes it so every acknowledged row is in a part and the log
+ * holds none of the old shape, persists def, and reopens the table with
+ * it. Parts written before keep their columns; readers supply added
+ * columns and convert changed types. MU_ETIMEOUT if the table stays in use
+ * for a minute, MU_EBUSY during another ALTER of it. */
+int storage_alter_table(storage *s, const char *database, const char *name,
+                        const catalog_table_def *def, mu_err *err);
+
 /* A counted reference to an open table. MU_EUNKNOWN_DATABASE or
  * MU_EUNKNOWN_TABLE if there is none. */
 typedef struct storage_table storage_table;

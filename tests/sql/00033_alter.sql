@@ -1,4 +1,3 @@
--- muscles: todo ALTER TABLE is not supported yet
 -- ALTER TABLE ADD/DROP/MODIFY COLUMN, MODIFY SETTING, MODIFY TTL.
 CREATE TABLE t (k UInt32, v String) ENGINE = MergeTree ORDER BY k;
 INSERT INTO t VALUES (1, 'a'), (2, 'b');
@@ -42,7 +41,7 @@ SELECT dt, k FROM d;
 ALTER TABLE t ADD COLUMN k UInt8; -- { serverError DUPLICATE_COLUMN } -- { differential skip: 18.16 reports ILLEGAL_COLUMN }
 ALTER TABLE t DROP COLUMN nosuch; -- { serverError NOT_FOUND_COLUMN_IN_BLOCK } -- { differential skip: 18.16 reports ILLEGAL_COLUMN }
 ALTER TABLE t MODIFY COLUMN nosuch UInt8; -- { serverError NOT_FOUND_COLUMN_IN_BLOCK } -- { differential skip: 18.16 reports ILLEGAL_COLUMN }
-ALTER TABLE t DROP COLUMN k; -- { serverError ILLEGAL_COLUMN }
+ALTER TABLE t DROP COLUMN k; -- { serverError ALTER_OF_COLUMN_IS_FORBIDDEN } -- { differential skip: 18.16 reports ILLEGAL_COLUMN }
 CREATE TABLE kk (k UInt32, v UInt8) ENGINE = MergeTree ORDER BY k;
 ALTER TABLE kk DROP COLUMN k; -- { serverError ALTER_OF_COLUMN_IS_FORBIDDEN } -- { differential skip: 18.16 reports ILLEGAL_COLUMN }
 ALTER TABLE nosuch ADD COLUMN x UInt8; -- { serverError UNKNOWN_TABLE }
