@@ -131,3 +131,23 @@ def test_show_create_table_reparses_to_the_same_table(server):
     ok(server, "DROP TABLE sc")
     ok(server, first)
     assert ok(server, "SHOW CREATE TABLE sc FORMAT TabSeparatedRaw") == first
+
+
+def test_alter_keeps_rows_across_restart():
+    s = MusclesServer().start()
+    try:
+        ok(s, "CREATE TABLE a (k UInt32, v String) ENGINE = MergeTree ORDER BY k")
+        ok(s, "INSERT INTO a SELECT number, toString(number) FROM numbers(1000)")
+        ok(s, "ALTER TABLE a ADD COLUMN w UInt64 DEFAULT k * 2, MODIFY COLUMN v String DEFAULT 'x'")
+        ok(s, "INSERT INTO a (k) VALUES (5000)")
+        before = ok(s, "SELECT count(), sum(k), sum(w), countIf(v = 'x') FROM a")
+        assert before == "1001\t504500\t1009000\t1\n"
+        s.stop(signum=signal.SIGKILL)
+        s.log_file.close()
+        s.start()
+        assert ok(s, "SELECT count(), sum(k), sum(w), countIf(v = 'x') FROM a") == before
+        ok(s, "ALTER TABLE a DROP COLUMN v")
+        assert ok(s, "SELECT * FROM a WHERE k = 7") == "7\t14\n"
+    finally:
+        s.stop()
+        s.cleanup()
