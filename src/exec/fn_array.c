@@ -3,20 +3,18 @@
  * (arr[i], m['k']), search (has, indexOf, countEqual, hasAll, hasAny,
  * mapContains), reshaping (arrayConcat, arraySlice, push/pop, arrayResize,
  * arrayFlatten, arrayCompact), ordering and sets (arraySort, arrayDistinct,
- * arrayUniq), aggregates over elements (arraySum ... arrayProduct), range
- * and the empty-array constants. Elements of different types are brought to
- * their least supertype first (arr_convert_rows), as ClickHouse casts them.
- * Recursion follows the type tree only, bounded by TY_TYPE_DEPTH_MAX.
+ * arrayUniq) and the empty-array constants; the registry list also names
+ * the functions of fn_array2.c. Elements of different types are brought to
+ * their least supertype first (exec__arr_convert_rows), as ClickHouse casts
+ * them. Recursion follows the type tree only, bounded by TY_TYPE_DEPTH_MAX.
  */
-#include "exec/exec_int.h"
+#include "exec/fn_array_int.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ClickHouse's function_range_max_elements_in_block default. */
-#define ARR_RANGE_ELEMENTS_MAX 500000000ULL
 /* ClickHouse's MAX_ARRAY_SIZE for arrayResize. */
 #define ARR_RESIZE_ELEMENTS_MAX (1ULL << 30)
 
@@ -24,24 +22,8 @@
 /* Types                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The type of the values: without LowCardinality and Nullable. */
-static const ty_type *arr_value_type(const ty_type *t) {
-    if (t->kind == TY_LOW_CARDINALITY) t = t->child;
-    return ty_type_strip_nullable(t);
-}
-
-static bool arr_type_nullable(const ty_type *t) {
-    if (t->kind == TY_LOW_CARDINALITY) t = t->child;
-    return t->kind == TY_NULLABLE;
-}
-
-/* A result never is LowCardinality: LowCardinality(T) reads as T. */
-static const ty_type *arr_strip_lc(const ty_type *t) {
-    return t->kind == TY_LOW_CARDINALITY ? t->child : t;
-}
-
-static int arr_type_make(mu_arena *arena, ty_kind kind, const ty_type *child,
-                         const ty_type *child2, const ty_type **out, mu_err *err) {
+int exec__arr_type_make(mu_arena *arena, ty_kind kind, const ty_type *child,
+                        const ty_type *child2, const ty_type **out, mu_err *err) {
     ty_type *t = mu_arena_calloc(arena, 1, sizeof(*t), err);
     if (t == NULL) return err->code;
     t->kind = kind;
@@ -86,43 +68,25 @@ static int arr_supertype_at(const ty_type *const *types, uint32_t count, mu_aren
     const ty_type *elem;
     int rc = arr_supertype_at(children, n, arena, depth + 1, &elem, err);
     if (rc != 0) return rc;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, out, err);
+    return exec__arr_type_make(arena, TY_ARRAY, elem, NULL, out, err);
 }
 
-static int arr_supertype(const ty_type *const *types, uint32_t count, mu_arena *arena,
-                         const ty_type **out, mu_err *err) {
+int exec__arr_supertype(const ty_type *const *types, uint32_t count, mu_arena *arena,
+                        const ty_type **out, mu_err *err) {
     return arr_supertype_at(types, count, arena, 0, out, err);
 }
 
 static int arr_supertype2(const ty_type *a, const ty_type *b, mu_arena *arena,
                           const ty_type **out, mu_err *err) {
     const ty_type *pair[2] = {a, b};
-    return arr_supertype(pair, 2, arena, out, err);
-}
-
-/* A registered function and the variant its (shared) bind serves. */
-typedef struct arr_function {
-    exec_function fn; /* first: the registry lists &fn */
-    unsigned op;
-} arr_function;
-
-static unsigned arr_op(const exec_call *call) {
-    return ((const arr_function *)(const void *)call->function)->op;
+    return exec__arr_supertype(pair, 2, arena, out, err);
 }
 
 /* ------------------------------------------------------------------ */
 /* Argument errors in ClickHouse's wording                             */
 /* ------------------------------------------------------------------ */
 
-/* Each family of ClickHouse array functions words "not an array" its own way. */
-typedef enum arr_msg {
-    ARR_MSG_FIRST,    /* arrayPushBack, arrayPopBack, arrayResize, arrayEnumerate, ... */
-    ARR_MSG_ONLY,     /* FunctionArrayMapped: arraySort, arraySum, arrayCompact, ... */
-    ARR_MSG_ARGUMENT, /* arrayDistinct, arrayReverse, arrayFlatten */
-    ARR_MSG_INDEXED,  /* arrayConcat, hasAll, hasAny: the 0-based argument number */
-} arr_msg;
-
-static int arr_error_not_array(const exec_call *call, uint32_t index, arr_msg msg, mu_err *err) {
+int exec__arr_error_not_array(const exec_call *call, uint32_t index, arr_msg msg, mu_err *err) {
     char tn[128];
     const char *name = call->function->name;
     ty_type_name(call->arg_types[index], tn, sizeof(tn));
@@ -133,8 +97,8 @@ static int arr_error_not_array(const exec_call *call, uint32_t index, arr_msg ms
                       tn);
     case ARR_MSG_ONLY:
         return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "The only argument for function %s must be array. Found %s instead", name,
-                      tn);
+                      "The 1st and only argument for function %s must be array. Found %s "
+                      "instead", name, tn);
     case ARR_MSG_ARGUMENT:
         return MU_ERR(err, MU_EILLEGAL_TYPE,
                       "Argument for function %s must be array but it has type %s.", name, tn);
@@ -146,15 +110,24 @@ static int arr_error_not_array(const exec_call *call, uint32_t index, arr_msg ms
                   tn);
 }
 
-static int arr_check_array(const exec_call *call, uint32_t index, arr_msg msg, mu_err *err) {
-    return call->arg_types[index]->kind == TY_ARRAY ? 0
-                                                    : arr_error_not_array(call, index, msg, err);
+int exec__arr_check_array(const exec_call *call, uint32_t index, arr_msg msg, mu_err *err) {
+    if (call->arg_types[index]->kind == TY_ARRAY) return 0;
+    return exec__arr_error_not_array(call, index, msg, err);
 }
 
-/* Binds a one-array function: exactly one argument, an Array. */
-static int arr_bind_one_array(exec_call *call, arr_msg msg, mu_err *err) {
+int exec__arr_bind_one_array(exec_call *call, arr_msg msg, mu_err *err) {
+    if (msg == ARR_MSG_ONLY && call->arg_count != 1) {
+        /* FunctionArrayMapped: more arguments are a lambda and its arrays. */
+        char tn[128];
+        if (call->arg_count == 0)
+            return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s needs at least 1 argument, "
+                          "passed 0", call->function->name);
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "First argument for function %s must be a "
+                      "function. Actual %s", call->function->name,
+                      ty_type_name(call->arg_types[0], tn, sizeof(tn)));
+    }
     int rc = exec__check_arg_count(call, 1, 1, err);
-    return rc != 0 ? rc : arr_check_array(call, 0, msg, err);
+    return rc != 0 ? rc : exec__arr_check_array(call, 0, msg, err);
 }
 
 /* Every row NULL: a call on a NULL literal whose result is Nullable(Nothing). */
@@ -167,7 +140,7 @@ static int arr_null_kernel(const exec_call *call, const exec_arg *args, uint32_t
     return rc;
 }
 
-static int arr_bind_all_null(exec_call *call, mu_arena *arena, mu_err *err) {
+int exec__arr_bind_all_null(exec_call *call, mu_arena *arena, mu_err *err) {
     call->kernel = arr_null_kernel;
     return exec_type_make_nullable(ty_type_builtin(TY_NOTHING), arena, &call->result_type, err);
 }
@@ -176,25 +149,7 @@ static int arr_bind_all_null(exec_call *call, mu_arena *arena, mu_err *err) {
 /* Reading values                                                      */
 /* ------------------------------------------------------------------ */
 
-/* The column and row that hold a row's value (LowCardinality rows live in
- * the dictionary). */
-static const ty_column *arr_resolve(const ty_column *c, uint32_t *row) {
-    if (c->type->kind != TY_LOW_CARDINALITY) return c;
-    const uint32_t *indices = (const uint32_t *)(const void *)ty_column_values(c);
-    *row = indices[*row];
-    return ty_column_child(c, 0);
-}
-
-static void arr_bounds(const exec_arg *a, uint32_t r, uint32_t *begin, uint32_t *end) {
-    const uint32_t *offsets = ty_column_offsets(a->column);
-    uint32_t row = exec_arg_row(a, r);
-    *begin = offsets[row];
-    *end = offsets[row + 1];
-}
-
-/* Elements an array argument holds over `rows` rows (a constant counts once
- * per row), bounded by what one column can hold. */
-static int arr_total_elements(const exec_arg *a, uint32_t rows, uint32_t *out, mu_err *err) {
+int exec__arr_total_elements(const exec_arg *a, uint32_t rows, uint32_t *out, mu_err *err) {
     uint64_t total = 0;
     if (a->is_const) {
         uint32_t b, e;
@@ -209,27 +164,6 @@ static int arr_total_elements(const exec_arg *a, uint32_t rows, uint32_t *out, m
                       TY_COLUMN_ROWS_MAX);
     *out = (uint32_t)total;
     return 0;
-}
-
-/* Decimal storage: i32 / i64 / i128 by precision, little-endian. */
-static unsigned arr_decimal_width(uint8_t precision) {
-    return precision <= 9 ? 4 : precision <= 18 ? 8 : 16;
-}
-
-static __int128 arr_decimal_load(const uint8_t *p, uint8_t precision) {
-    unsigned __int128 v = 0;
-    unsigned shift = 128 - 8 * arr_decimal_width(precision);
-    memcpy(&v, p, arr_decimal_width(precision));
-    return (__int128)(v << shift) >> shift; /* sign-extended */
-}
-
-static void arr_decimal_store(uint8_t *p, uint8_t precision, __int128 v) {
-    memcpy(p, &v, arr_decimal_width(precision)); /* the low bytes */
-}
-
-static const uint8_t *arr_fixed_ptr(const ty_column *c, uint32_t row) {
-    size_t bytes;
-    return ty_column_row_bytes(c, row, &bytes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -376,8 +310,8 @@ static int arr_convert_rows_at(ty_column *dst, const ty_column *src, uint32_t fr
     return rc;
 }
 
-static int arr_convert_rows(ty_column *dst, const ty_column *src, uint32_t from, uint32_t count,
-                            mu_err *err) {
+int exec__arr_convert_rows(ty_column *dst, const ty_column *src, uint32_t from, uint32_t count,
+                           mu_err *err) {
     return arr_convert_rows_at(dst, src, from, count, 0, err);
 }
 
@@ -389,7 +323,7 @@ static int arr_convert_column(const ty_column *src, const ty_type *type, const t
     *out = src;
     if (type == NULL || ty_type_equal(src->type, type)) return 0;
     int rc = ty_column_create(type, NULL, owned, err);
-    if (rc == 0) rc = arr_convert_rows(*owned, src, 0, ty_column_row_count(src), err);
+    if (rc == 0) rc = exec__arr_convert_rows(*owned, src, 0, ty_column_row_count(src), err);
     if (rc != 0) {
         ty_column_destroy(*owned);
         *owned = NULL;
@@ -560,7 +494,7 @@ static bool arr_set_add(arr_set *s, uint32_t j) {
 }
 
 /* 0 for a number or other value, 1 for NaN, 2 for NULL. */
-static int arr_special_rank(const ty_column *c, uint32_t row) {
+int exec__arr_special_rank(const ty_column *c, uint32_t row) {
     if (ty_column_is_null(c, row)) return 2;
     c = arr_resolve(c, &row);
     if (exec_type_is_float(ty_type_strip_nullable(c->type)) && isnan(exec_get_f64(c, row)))
@@ -572,14 +506,14 @@ static int arr_special_rank(const ty_column *c, uint32_t row) {
  * descending order of arrayReverseSort keeps NaN and NULL last too. */
 static int arr_sort_compare(const ty_column *c, bool descending, uint32_t a, uint32_t b) {
     if (!descending) return ty_column_compare_rows(c, a, c, b);
-    int ra = arr_special_rank(c, a), rb = arr_special_rank(c, b);
+    int ra = exec__arr_special_rank(c, a), rb = exec__arr_special_rank(c, b);
     if (ra != rb) return ra - rb;
     return ra != 0 ? 0 : ty_column_compare_rows(c, b, c, a);
 }
 
 /* Stable bottom-up merge sort of element positions (no recursion). */
-static void arr_sort(uint32_t *v, uint32_t *tmp, uint32_t n, const ty_column *c,
-                     bool descending) {
+void exec__arr_sort(uint32_t *v, uint32_t *tmp, uint32_t n, const ty_column *c,
+                    bool descending) {
     uint32_t *from = v, *to = tmp;
     for (uint32_t width = 1; width < n; width *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * width) {
@@ -665,7 +599,8 @@ static int arr_array_kernel(const exec_call *call, const exec_arg *args, uint32_
     ty_column *elements = ty_column_child_mut(out, 0);
     for (uint32_t r = 0; r < rows; r++) {
         for (uint32_t i = 0; i < call->arg_count; i++) {
-            int rc = arr_convert_rows(elements, args[i].column, exec_arg_row(&args[i], r), 1, err);
+            int rc =
+                exec__arr_convert_rows(elements, args[i].column, exec_arg_row(&args[i], r), 1, err);
             if (rc != 0) return rc;
         }
         int rc = ty_column_append_nested_end(out, err);
@@ -678,11 +613,11 @@ static int arr_array_kernel(const exec_call *call, const exec_arg *args, uint32_
 static int arr_bind_array(exec_call *call, mu_arena *arena, mu_err *err) {
     const ty_type *elem = ty_type_builtin(TY_NOTHING);
     if (call->arg_count > 0) {
-        int rc = arr_supertype(call->arg_types, call->arg_count, arena, &elem, err);
+        int rc = exec__arr_supertype(call->arg_types, call->arg_count, arena, &elem, err);
         if (rc != 0) return rc;
     }
     call->kernel = arr_array_kernel;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
 }
 
 static int arr_map_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -690,10 +625,11 @@ static int arr_map_kernel(const exec_call *call, const exec_arg *args, uint32_t 
     ty_column *keys = ty_column_child_mut(out, 0), *values = ty_column_child_mut(out, 1);
     for (uint32_t r = 0; r < rows; r++) {
         for (uint32_t i = 0; i + 1 < call->arg_count; i += 2) {
-            int rc = arr_convert_rows(keys, args[i].column, exec_arg_row(&args[i], r), 1, err);
+            int rc =
+                exec__arr_convert_rows(keys, args[i].column, exec_arg_row(&args[i], r), 1, err);
             if (rc == 0)
-                rc = arr_convert_rows(values, args[i + 1].column, exec_arg_row(&args[i + 1], r), 1,
-                                      err);
+                rc = exec__arr_convert_rows(values, args[i + 1].column,
+                                            exec_arg_row(&args[i + 1], r), 1, err);
             if (rc != 0) return rc;
         }
         int rc = ty_column_append_nested_end(out, err);
@@ -718,8 +654,8 @@ static int arr_bind_map(exec_call *call, mu_arena *arena, mu_err *err) {
             keys[i] = call->arg_types[2 * i];
             values[i] = call->arg_types[2 * i + 1];
         }
-        int rc = arr_supertype(keys, pairs, arena, &key, err);
-        if (rc == 0) rc = arr_supertype(values, pairs, arena, &value, err);
+        int rc = exec__arr_supertype(keys, pairs, arena, &key, err);
+        if (rc == 0) rc = exec__arr_supertype(values, pairs, arena, &value, err);
         if (rc != 0) return rc;
     }
     if (arr_type_nullable(key)) {
@@ -728,7 +664,7 @@ static int arr_bind_map(exec_call *call, mu_arena *arena, mu_err *err) {
                       ty_type_name(key, tn, sizeof(tn)));
     }
     call->kernel = arr_map_kernel;
-    return arr_type_make(arena, TY_MAP, key, value, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_MAP, key, value, &call->result_type, err);
 }
 
 static int arr_empty_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -750,7 +686,7 @@ static int arr_bind_empty(exec_call *call, mu_arena *arena, mu_err *err) {
     rc = ty_type_parse(call->function->name + strlen("emptyArray"), arena, &elem, err);
     if (rc != 0) return rc;
     call->kernel = arr_empty_kernel;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -829,7 +765,7 @@ static int arr_element_emit(const exec_call *call, const exec_arg *args, uint32_
         return rows ? ty_column_append_gather(out, values, pick, rows, err) : 0;
     for (uint32_t r = 0; r < rows; r++) {
         int rc;
-        if (pick[r] != ARR_NONE) rc = arr_convert_rows(out, values, pick[r], 1, err);
+        if (pick[r] != ARR_NONE) rc = exec__arr_convert_rows(out, values, pick[r], 1, err);
         else if (s->or_null || values->nullable || exec_arg_is_null_row(&args[1], r))
             rc = ty_column_append_default(out, err); /* NULL when out is Nullable */
         else rc = arr_append_default_value(out, err); /* only the index made it Nullable */
@@ -846,7 +782,6 @@ static int arr_element_kernel(const exec_call *call, const exec_arg *args, uint3
     const exec_arg *ix = &args[1];
     if (!s->is_map && !s->or_null && ix->is_const && !args[0].is_const &&
         !exec_arg_is_null_row(ix, 0) && exec_get_i64(ix->column, 0) == 0)
-        /* ZERO_ARRAY_OR_TUPLE_INDEX (135) has no code of its own yet. */
         return MU_ERR(err, MU_EZERO_INDEX, "Array indices are 1-based");
     uint32_t *pick = exec__scratch(rows, sizeof(*pick), err);
     if (pick == NULL) return err->code;
@@ -896,7 +831,7 @@ static int arr_bind_element(exec_call *call, mu_arena *arena, mu_err *err) {
     if (rc != 0) return rc;
     const ty_type *a = call->arg_types[0], *ix = call->arg_types[1];
     if (exec_type_is_nothing(a) || exec_type_is_nothing(ix))
-        return arr_bind_all_null(call, arena, err);
+        return exec__arr_bind_all_null(call, arena, err);
     arr_element_state *s = mu_arena_calloc(arena, 1, sizeof(*s), err);
     if (s == NULL) return err->code;
     const ty_type *index = ty_type_strip_nullable(ix), *result;
@@ -919,7 +854,7 @@ static int arr_bind_element(exec_call *call, mu_arena *arena, mu_err *err) {
                       call->function->name, ty_type_name(a, tn, sizeof(tn)));
     }
     result = arr_strip_lc(result);
-    if (result->kind == TY_NOTHING) return arr_bind_all_null(call, arena, err); /* [][1] */
+    if (result->kind == TY_NOTHING) return exec__arr_bind_all_null(call, arena, err); /* [][1] */
     if (or_null || ix->kind == TY_NULLABLE) {
         rc = exec_type_make_nullable(result, arena, &result, err);
         if (rc != 0) return rc;
@@ -1084,9 +1019,10 @@ static int arr_has_set_kernel(const exec_call *call, const exec_arg *args, uint3
 static int arr_bind_has_set(exec_call *call, mu_arena *arena, mu_err *err) {
     bool all = arr_op(call) != 0; /* hasAll, else hasAny */
     int rc = exec__check_arg_count(call, 2, 2, err);
-    for (uint32_t i = 0; i < 2 && rc == 0; i++) rc = arr_check_array(call, i, ARR_MSG_INDEXED, err);
+    for (uint32_t i = 0; i < 2 && rc == 0; i++)
+        rc = exec__arr_check_array(call, i, ARR_MSG_INDEXED, err);
     const ty_type *common;
-    if (rc == 0) rc = arr_supertype(call->arg_types, 2, arena, &common, err);
+    if (rc == 0) rc = exec__arr_supertype(call->arg_types, 2, arena, &common, err);
     if (rc != 0) return rc;
     arr_has_set_state *s = mu_arena_calloc(arena, 1, sizeof(*s), err);
     if (s == NULL) return err->code;
@@ -1113,7 +1049,8 @@ static int arr_concat_kernel(const exec_call *call, const exec_arg *args, uint32
         for (uint32_t i = 0; i < call->arg_count; i++) {
             uint32_t b, e;
             arr_bounds(&args[i], r, &b, &e);
-            int rc = arr_convert_rows(elements, ty_column_child(args[i].column, 0), b, e - b, err);
+            int rc =
+                exec__arr_convert_rows(elements, ty_column_child(args[i].column, 0), b, e - b, err);
             if (rc != 0) return rc;
         }
         int rc = ty_column_append_nested_end(out, err);
@@ -1127,11 +1064,11 @@ static int arr_bind_concat(exec_call *call, mu_arena *arena, mu_err *err) {
         return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s requires at least one argument.",
                       call->function->name);
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        int rc = arr_check_array(call, i, ARR_MSG_INDEXED, err);
+        int rc = exec__arr_check_array(call, i, ARR_MSG_INDEXED, err);
         if (rc != 0) return rc;
     }
     call->kernel = arr_concat_kernel;
-    return arr_supertype(call->arg_types, call->arg_count, arena, &call->result_type, err);
+    return exec__arr_supertype(call->arg_types, call->arg_count, arena, &call->result_type, err);
 }
 
 static int arr_push_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -1142,9 +1079,9 @@ static int arr_push_kernel(const exec_call *call, const exec_arg *args, uint32_t
     for (uint32_t r = 0; r < rows; r++) {
         uint32_t b, e, v = exec_arg_row(&args[1], r);
         arr_bounds(&args[0], r, &b, &e);
-        int rc = front ? arr_convert_rows(elements, args[1].column, v, 1, err) : 0;
-        if (rc == 0) rc = arr_convert_rows(elements, src, b, e - b, err);
-        if (rc == 0 && !front) rc = arr_convert_rows(elements, args[1].column, v, 1, err);
+        int rc = front ? exec__arr_convert_rows(elements, args[1].column, v, 1, err) : 0;
+        if (rc == 0) rc = exec__arr_convert_rows(elements, src, b, e - b, err);
+        if (rc == 0 && !front) rc = exec__arr_convert_rows(elements, args[1].column, v, 1, err);
         if (rc == 0) rc = ty_column_append_nested_end(out, err);
         if (rc != 0) return rc;
     }
@@ -1155,13 +1092,13 @@ static int arr_push_kernel(const exec_call *call, const exec_arg *args, uint32_t
  * element and x); a NULL x makes the elements Nullable. */
 static int arr_bind_push(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 2, err);
-    if (rc == 0) rc = arr_check_array(call, 0, ARR_MSG_FIRST, err);
+    if (rc == 0) rc = exec__arr_check_array(call, 0, ARR_MSG_FIRST, err);
     const ty_type *elem;
     if (rc == 0)
         rc = arr_supertype2(call->arg_types[0]->child, call->arg_types[1], arena, &elem, err);
     if (rc != 0) return rc;
     call->kernel = arr_push_kernel;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
 }
 
 
@@ -1169,8 +1106,8 @@ static int arr_bind_push(exec_call *call, mu_arena *arena, mu_err *err) {
 static int arr_resize_fill(ty_column *elements, const exec_arg *extender, uint32_t r,
                            uint64_t count, mu_err *err) {
     for (uint64_t i = 0; i < count; i++) {
-        int rc = extender ? arr_convert_rows(elements, extender->column,
-                                             exec_arg_row(extender, r), 1, err)
+        int rc = extender ? exec__arr_convert_rows(elements, extender->column,
+                                                   exec_arg_row(extender, r), 1, err)
                           : ty_column_append_default(elements, err);
         if (rc != 0) return rc;
     }
@@ -1184,21 +1121,21 @@ static int arr_resize_row(const exec_arg *args, const exec_arg *extender, uint32
     arr_bounds(&args[0], r, &b, &e);
     uint64_t n = e - b;
     if (exec_type_is_nothing(args[1].column->type) || exec_arg_is_null_row(&args[1], r))
-        return arr_convert_rows(elements, src, b, (uint32_t)n, err);
+        return exec__arr_convert_rows(elements, src, b, (uint32_t)n, err);
     int64_t size = exec_get_i64(args[1].column, exec_arg_row(&args[1], r));
     uint64_t length = size >= 0 ? (uint64_t)size : 0 - (uint64_t)size;
-    if (length > ARR_RESIZE_ELEMENTS_MAX) /* TOO_LARGE_ARRAY_SIZE (128) in ClickHouse */
-        return MU_ERR(err, MU_ETOO_LARGE, "Too large array size: %llu, maximum: %llu",
+    if (length > ARR_RESIZE_ELEMENTS_MAX)
+        return MU_ERR(err, MU_EARRAY_TOO_LARGE, "Too large array size: %llu, maximum: %llu",
                       (unsigned long long)length, (unsigned long long)ARR_RESIZE_ELEMENTS_MAX);
     if (size >= 0) {
-        if (n > length) return arr_convert_rows(elements, src, b, (uint32_t)length, err);
-        int rc = arr_convert_rows(elements, src, b, (uint32_t)n, err);
+        if (n > length) return exec__arr_convert_rows(elements, src, b, (uint32_t)length, err);
+        int rc = exec__arr_convert_rows(elements, src, b, (uint32_t)n, err);
         return rc != 0 ? rc : arr_resize_fill(elements, extender, r, length - n, err);
     }
     if (n > length)
-        return arr_convert_rows(elements, src, e - (uint32_t)length, (uint32_t)length, err);
+        return exec__arr_convert_rows(elements, src, e - (uint32_t)length, (uint32_t)length, err);
     int rc = arr_resize_fill(elements, extender, r, length - n, err);
-    return rc != 0 ? rc : arr_convert_rows(elements, src, b, (uint32_t)n, err);
+    return rc != 0 ? rc : exec__arr_convert_rows(elements, src, b, (uint32_t)n, err);
 }
 
 static int arr_resize_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -1228,7 +1165,7 @@ static int arr_check_integer_arg(const exec_call *call, uint32_t i, mu_err *err)
  * elements and pads at the front. */
 static int arr_bind_resize(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 3, err);
-    if (rc == 0) rc = arr_check_array(call, 0, ARR_MSG_FIRST, err);
+    if (rc == 0) rc = exec__arr_check_array(call, 0, ARR_MSG_FIRST, err);
     if (rc == 0 && call->arg_types[0]->child->kind == TY_NOTHING)
         return MU_ERR(err, MU_EILLEGAL_TYPE, "Function %s cannot resize Array(Nothing)",
                       call->function->name);
@@ -1242,7 +1179,7 @@ static int arr_bind_resize(exec_call *call, mu_arena *arena, mu_err *err) {
     const ty_type *elem;
     rc = arr_supertype2(call->arg_types[0]->child, call->arg_types[2], arena, &elem, err);
     if (rc != 0) return rc;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1289,7 +1226,7 @@ static int arr_slice_kernel(const exec_call *call, const exec_arg *args, uint32_
                             ty_column *out, mu_err *err) {
     uint32_t total;
     arr_gather g;
-    int rc = arr_total_elements(&args[0], rows, &total, err);
+    int rc = exec__arr_total_elements(&args[0], rows, &total, err);
     if (rc == 0) rc = arr_gather_init(&g, total, rows, err);
     if (rc != 0) return rc;
     for (uint32_t r = 0; r < rows; r++) {
@@ -1309,8 +1246,8 @@ static int arr_slice_kernel(const exec_call *call, const exec_arg *args, uint32_
 static int arr_bind_slice(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = exec__check_arg_count(call, 2, 3, err);
     if (rc != 0) return rc;
-    if (exec_type_is_nothing(call->arg_types[0])) return arr_bind_all_null(call, arena, err);
-    rc = arr_check_array(call, 0, ARR_MSG_FIRST, err);
+    if (exec_type_is_nothing(call->arg_types[0])) return exec__arr_bind_all_null(call, arena, err);
+    rc = exec__arr_check_array(call, 0, ARR_MSG_FIRST, err);
     for (uint32_t i = 1; i < call->arg_count && rc == 0; i++)
         rc = arr_check_integer_arg(call, i, err);
     if (rc != 0) return rc;
@@ -1352,7 +1289,7 @@ static int arr_subset_row(arr_subset_op op, const ty_column *elems, uint32_t b, 
     case ARR_SORT:
     case ARR_REVERSE_SORT:
         for (uint32_t j = b; j < e; j++) at[n++] = j;
-        arr_sort(at, tmp, n, elems, op == ARR_REVERSE_SORT);
+        exec__arr_sort(at, tmp, n, elems, op == ARR_REVERSE_SORT);
         break;
     }
     g->count += n;
@@ -1365,7 +1302,7 @@ static int arr_subset_kernel(const exec_call *call, const exec_arg *args, uint32
     const ty_column *elems = ty_column_child(args[0].column, 0);
     uint32_t total;
     arr_gather g;
-    int rc = arr_total_elements(&args[0], rows, &total, err);
+    int rc = exec__arr_total_elements(&args[0], rows, &total, err);
     if (rc == 0) rc = arr_gather_init(&g, total, rows, err);
     if (rc != 0) return rc;
     uint32_t *tmp = exec__scratch(total, sizeof(*tmp), err);
@@ -1396,7 +1333,7 @@ static int arr_bind_subset(exec_call *call, mu_arena *arena, mu_err *err) {
         [ARR_REVERSE_SORT] = ARR_MSG_ONLY,
     };
     arr_subset_op op = (arr_subset_op)arr_op(call);
-    int rc = arr_bind_one_array(call, messages[op], err);
+    int rc = exec__arr_bind_one_array(call, messages[op], err);
     if (rc != 0) return rc;
     call->state = (void *)(uintptr_t)op;
     call->kernel = arr_subset_kernel;
@@ -1464,7 +1401,7 @@ static int arr_enumerate_kernel(const exec_call *call, const exec_arg *args, uin
     uint32_t total, *lengths = exec__scratch(rows, sizeof(*lengths), err);
     if (lengths == NULL) return err->code;
     uint32_t *values = NULL;
-    int rc = arr_total_elements(&args[0], rows, &total, err);
+    int rc = exec__arr_total_elements(&args[0], rows, &total, err);
     if (rc == 0) rc = ty_column_append_fixed_uninit(ty_column_child_mut(out, 0), total,
                                                     (void **)&values, err);
     for (uint32_t r = 0, k = 0; r < rows && rc == 0; r++) {
@@ -1479,11 +1416,11 @@ static int arr_enumerate_kernel(const exec_call *call, const exec_arg *args, uin
 }
 
 static int arr_bind_enumerate(exec_call *call, mu_arena *arena, mu_err *err) {
-    int rc = arr_bind_one_array(call, ARR_MSG_FIRST, err);
+    int rc = exec__arr_bind_one_array(call, ARR_MSG_FIRST, err);
     if (rc != 0) return rc;
     call->kernel = arr_enumerate_kernel;
-    return arr_type_make(arena, TY_ARRAY, ty_type_builtin(TY_UINT32), NULL, &call->result_type,
-                         err);
+    return exec__arr_type_make(arena, TY_ARRAY, ty_type_builtin(TY_UINT32), NULL,
+                               &call->result_type, err);
 }
 
 static int arr_flatten_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -1509,12 +1446,12 @@ static int arr_flatten_kernel(const exec_call *call, const exec_arg *args, uint3
 
 /* arrayFlatten(Array(Array(...T))): Array(T) of all the innermost elements. */
 static int arr_bind_flatten(exec_call *call, mu_arena *arena, mu_err *err) {
-    int rc = arr_bind_one_array(call, ARR_MSG_ARGUMENT, err);
+    int rc = exec__arr_bind_one_array(call, ARR_MSG_ARGUMENT, err);
     if (rc != 0) return rc;
     const ty_type *inner = call->arg_types[0];
     while (inner->kind == TY_ARRAY) inner = inner->child;
     call->kernel = arr_flatten_kernel;
-    return arr_type_make(arena, TY_ARRAY, inner, NULL, &call->result_type, err);
+    return exec__arr_type_make(arena, TY_ARRAY, inner, NULL, &call->result_type, err);
 }
 
 static int arr_to_single_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
@@ -1535,7 +1472,7 @@ static int arr_to_single_kernel(const exec_call *call, const exec_arg *args, uin
 
 static int arr_bind_to_single(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
-    int rc = arr_bind_one_array(call, ARR_MSG_ARGUMENT, err);
+    int rc = exec__arr_bind_one_array(call, ARR_MSG_ARGUMENT, err);
     if (rc != 0) return rc;
     if (call->arg_types[0]->child->kind == TY_NOTHING) /* as ClickHouse fails to print [NULL] */
         return MU_ERR(err, MU_ENOT_SUPPORTED, "Serialization is not implemented for data type "
@@ -1546,387 +1483,8 @@ static int arr_bind_to_single(exec_call *call, mu_arena *arena, mu_err *err) {
 }
 
 /* ------------------------------------------------------------------ */
-/* range                                                               */
-/* ------------------------------------------------------------------ */
-
-typedef struct arr_range_row {
-    uint64_t start, step; /* as the element type's bits (wrapping) */
-    uint64_t length;
-} arr_range_row;
-
-/* Elements of range(start, end, step) for one row, as ClickHouse counts
- * them in 128-bit arithmetic. */
-static int arr_range_length(const exec_call *call, bool is_signed, uint64_t start, uint64_t end,
-                            uint64_t step, uint64_t *length, mu_err *err) {
-    __int128 s = is_signed ? (__int128)(int64_t)start : (__int128)start;
-    __int128 e = is_signed ? (__int128)(int64_t)end : (__int128)end;
-    __int128 d = is_signed ? (__int128)(int64_t)step : (__int128)step;
-    if (d == 0)
-        return MU_ERR(err, MU_EOUT_OF_BOUND,
-                      "A call to function %s overflows, the 3rd argument step can't be zero",
-                      call->function->name);
-    if (s < e && d > 0) *length = (uint64_t)((e - s - 1) / d + 1);
-    else if (s > e && d < 0) *length = (uint64_t)((e - s + 1) / d + 1);
-    else *length = 0;
-    return 0;
-}
-
-static int arr_range_plan(const exec_call *call, const exec_arg *args, uint32_t rows,
-                          arr_range_row *plan, uint64_t *total, mu_err *err) {
-    bool is_signed = exec_type_is_signed(call->result_type->child);
-    *total = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-        uint64_t v[3] = {0, 0, 1};
-        for (uint32_t i = 0; i < call->arg_count; i++) {
-            char tn[128];
-            if (exec_arg_is_null_row(&args[i], r))
-                /* ClickHouse's BAD_ARGUMENTS for a NULL inside a Nullable argument. */
-                return MU_ERR(err, MU_EINVAL, "Illegal (null) value column %s of argument of "
-                              "function %s", ty_type_name(args[i].column->type, tn, sizeof(tn)),
-                              call->function->name);
-            uint32_t row = exec_arg_row(&args[i], r);
-            uint64_t x = exec_type_is_signed(call->arg_types[i])
-                             ? (uint64_t)exec_get_i64(args[i].column, row)
-                             : exec_get_u64(args[i].column, row);
-            v[call->arg_count == 1 ? 1 : i] = x;
-        }
-        if (call->arg_count == 1 && is_signed && (int64_t)v[1] < 0)
-            return MU_ERR(err, MU_EOUT_OF_BOUND, "A call to function %s overflows, only support "
-                          "positive values when only end is provided", call->function->name);
-        plan[r].start = v[0];
-        plan[r].step = v[2];
-        int rc = arr_range_length(call, is_signed, v[0], v[1], v[2], &plan[r].length, err);
-        if (rc != 0) return rc;
-        *total += plan[r].length;
-        if (*total > ARR_RANGE_ELEMENTS_MAX)
-            return MU_ERR(err, MU_EOUT_OF_BOUND, "A call to function %s would produce %llu array "
-                          "elements, which is greater than the allowed maximum of %llu",
-                          call->function->name, (unsigned long long)*total,
-                          (unsigned long long)ARR_RANGE_ELEMENTS_MAX);
-    }
-    return 0;
-}
-
-static int arr_range_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                            ty_column *out, mu_err *err) {
-    arr_range_row *plan = exec__scratch(rows, sizeof(*plan), err);
-    uint32_t *lengths = plan ? exec__scratch(rows, sizeof(*lengths), err) : NULL;
-    int64_t *values = NULL;
-    uint64_t total = 0;
-    int rc = lengths ? arr_range_plan(call, args, rows, plan, &total, err) : err->code;
-    if (rc == 0) {
-        values = exec__scratch(total, sizeof(*values), err);
-        if (values == NULL) rc = err->code;
-    }
-    MU_ASSERT(rc != 0 || total <= ARR_RANGE_ELEMENTS_MAX);
-    for (uint32_t r = 0, k = 0; r < rows && rc == 0; r++) {
-        for (uint64_t j = 0; j < plan[r].length; j++)
-            values[k++] = (int64_t)(plan[r].start + j * plan[r].step); /* wraps as ClickHouse */
-        lengths[r] = (uint32_t)plan[r].length;
-    }
-    if (rc == 0) rc = exec__store_i64(ty_column_child_mut(out, 0), values, (uint32_t)total, err);
-    if (rc == 0) rc = ty_column_append_nested_raw(out, lengths, rows, err);
-    free(values);
-    free(lengths);
-    free(plan);
-    return rc;
-}
-
-/* range(end), range(start, end[, step]): Array(supertype of the arguments). */
-static int arr_bind_range(exec_call *call, mu_arena *arena, mu_err *err) {
-    if (call->arg_count == 0 || call->arg_count > 3)
-        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "Function %s needs 1..3 arguments; passed %u.",
-                      call->function->name, call->arg_count);
-    const ty_type *types[3];
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        if (exec_type_is_nothing(call->arg_types[i])) return arr_bind_all_null(call, arena, err);
-    }
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        types[i] = ty_type_strip_nullable(call->arg_types[i]);
-        if (exec_type_is_integer(types[i])) continue;
-        char tn[128];
-        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type %s of argument of function %s",
-                      ty_type_name(call->arg_types[i], tn, sizeof(tn)), call->function->name);
-    }
-    const ty_type *elem;
-    int rc = arr_supertype(types, call->arg_count, arena, &elem, err);
-    if (rc != 0) return rc;
-    call->kernel = arr_range_kernel;
-    return arr_type_make(arena, TY_ARRAY, elem, NULL, &call->result_type, err);
-}
-
-/* ------------------------------------------------------------------ */
-/* arraySum, arrayAvg, arrayProduct, arrayMin, arrayMax                */
-/* ------------------------------------------------------------------ */
-
-typedef enum arr_agg_op { ARR_SUM, ARR_AVG, ARR_PRODUCT } arr_agg_op;
-
-/* Decimals: 128-bit sums and products of the scaled values. */
-static int arr_agg_decimal_row(arr_agg_op op, const ty_column *elems, uint32_t b, uint32_t e,
-                               __int128 *acc, mu_err *err) {
-    const ty_type *t = elems->type;
-    *acc = 0;
-    for (uint32_t j = b; j < e; j++) {
-        __int128 v = arr_decimal_load(arr_fixed_ptr(elems, j), t->precision);
-        if (j == b) *acc = v;
-        else if (op != ARR_PRODUCT) *acc += v;
-        else if (__builtin_mul_overflow(*acc, v, acc))
-            return MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal math overflow");
-    }
-    if (op == ARR_PRODUCT && e > b && (uint64_t)t->scale * (e - b) > TY_DECIMAL_PRECISION_MAX)
-        return MU_ERR(err, MU_EOUT_OF_BOUND, "Scale %llu is out of bounds (max scale: %d)",
-                      (unsigned long long)t->scale * (e - b), TY_DECIMAL_PRECISION_MAX);
-    return 0;
-}
-
-static int arr_agg_decimal(const exec_call *call, const exec_arg *args, uint32_t rows,
-                           ty_column *out, mu_err *err) {
-    arr_agg_op op = (arr_agg_op)(uintptr_t)call->state;
-    const ty_column *elems = ty_column_child(args[0].column, 0);
-    unsigned scale = elems->type->scale;
-    void *at;
-    int rc = ty_column_append_fixed_uninit(out, rows, &at, err);
-    for (uint32_t r = 0; r < rows && rc == 0; r++) {
-        uint32_t b, e;
-        __int128 acc;
-        arr_bounds(&args[0], r, &b, &e);
-        rc = arr_agg_decimal_row(op, elems, b, e, &acc, err);
-        if (rc != 0) break;
-        if (op == ARR_SUM) {
-            memcpy((uint8_t *)at + (size_t)r * 16, &acc, 16);
-            continue;
-        }
-        double d = 0;
-        if (e > b && op == ARR_AVG) d = (double)(acc / (e - b)) / (double)ty_decimal_pow10(scale);
-        if (e > b && op == ARR_PRODUCT)
-            d = (double)acc / (double)ty_decimal_pow10(scale * (e - b));
-        ((double *)at)[r] = d;
-    }
-    return rc;
-}
-
-/* Integers add and multiply in 64 bits with wrap-around (Int64 for signed
- * elements, UInt64 otherwise), floats in Float64, as ClickHouse. */
-static int arr_agg_number(const exec_call *call, const exec_arg *args, uint32_t rows,
-                          ty_column *out, mu_err *err) {
-    arr_agg_op op = (arr_agg_op)(uintptr_t)call->state;
-    const ty_column *elems = ty_column_child(args[0].column, 0);
-    uint32_t n = ty_column_row_count(elems);
-    const ty_type *t = elems->type;
-    bool is_float = exec_type_is_float(t), is_signed = exec_type_is_signed(t);
-    exec_arg all = {.column = elems, .is_const = false};
-    double *f = is_float ? exec__scratch(n, sizeof(*f), err) : NULL;
-    uint64_t *u = is_float ? NULL : exec__scratch(n, sizeof(*u), err);
-    void *at = NULL;
-    int rc = (f || u) ? ty_column_append_fixed_uninit(out, rows, &at, err) : err->code;
-    if (rc == 0 && f) exec__load_f64(&all, n, f);
-    if (rc == 0 && u) exec__load_u64(&all, n, u); /* signed values keep their bits */
-    for (uint32_t r = 0; r < rows && rc == 0; r++) {
-        uint32_t b, e;
-        arr_bounds(&args[0], r, &b, &e);
-        double fa = 0;
-        uint64_t ua = 0;
-        for (uint32_t j = b; j < e; j++) {
-            double fv = f ? f[j] : 0;
-            uint64_t uv = u ? u[j] : 0;
-            fa = j == b ? fv : op == ARR_PRODUCT ? fa * fv : fa + fv;
-            ua = j == b ? uv : op == ARR_PRODUCT ? ua * uv : ua + uv;
-        }
-        double as_double = is_float ? fa : is_signed ? (double)(int64_t)ua : (double)ua;
-        if (op == ARR_SUM && !is_float) ((uint64_t *)at)[r] = ua;
-        else if (op == ARR_AVG) ((double *)at)[r] = e > b ? as_double / (e - b) : 0;
-        else ((double *)at)[r] = as_double;
-    }
-    free(f);
-    free(u);
-    return rc;
-}
-
-static int arr_bind_aggregate(exec_call *call, mu_arena *arena, mu_err *err) {
-    arr_agg_op op = (arr_agg_op)arr_op(call);
-    int rc = arr_bind_one_array(call, ARR_MSG_ONLY, err);
-    if (rc != 0) return rc;
-    const ty_type *t = call->arg_types[0]->child;
-    bool number = exec_type_is_integer(t) || exec_type_is_float(t) || t->kind == TY_BOOL;
-    call->state = (void *)(uintptr_t)op;
-    if (t->kind == TY_DECIMAL) {
-        call->kernel = arr_agg_decimal;
-        if (op == ARR_SUM) { /* Decimal128 of the same scale */
-            ty_type *d = mu_arena_calloc(arena, 1, sizeof(*d), err);
-            if (d == NULL) return err->code;
-            *d = (ty_type){.kind = TY_DECIMAL, .precision = 38, .scale = t->scale};
-            call->result_type = d;
-            return 0;
-        }
-    } else if (number) {
-        call->kernel = arr_agg_number;
-        if (op == ARR_SUM)
-            call->result_type = ty_type_builtin(exec_type_is_float(t)    ? TY_FLOAT64
-                                                : exec_type_is_signed(t) ? TY_INT64
-                                                                         : TY_UINT64);
-    } else {
-        char tn[128];
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "array aggregation function cannot be performed on type %s",
-                      ty_type_name(t, tn, sizeof(tn)));
-    }
-    if (op != ARR_SUM) call->result_type = ty_type_builtin(TY_FLOAT64);
-    return 0;
-}
-
-
-/* arrayMax order: NULL < NaN < any value (ClickHouse's nan_direction_hint
- * -1); arrayMin uses the ascending order, where NaN and NULL come last. */
-static bool arr_better(const ty_column *c, bool max, uint32_t j, uint32_t best) {
-    if (!max) return ty_column_compare_rows(c, j, c, best) < 0;
-    int rj = 2 - arr_special_rank(c, j), rb = 2 - arr_special_rank(c, best);
-    if (rj != rb) return rj > rb;
-    return rj == 2 && ty_column_compare_rows(c, j, c, best) > 0;
-}
-
-static int arr_min_max_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                              ty_column *out, mu_err *err) {
-    bool max = arr_op(call) != 0;
-    const ty_column *elems = ty_column_child(args[0].column, 0);
-    for (uint32_t r = 0; r < rows; r++) {
-        uint32_t b, e;
-        arr_bounds(&args[0], r, &b, &e);
-        int rc;
-        if (e == b) {
-            rc = ty_column_append_default(out, err);
-        } else {
-            uint32_t best = b;
-            for (uint32_t j = b + 1; j < e; j++)
-                if (arr_better(elems, max, j, best)) best = j;
-            rc = arr_convert_rows(out, elems, best, 1, err);
-        }
-        if (rc != 0) return rc;
-    }
-    return 0;
-}
-
-static int arr_bind_min_max(exec_call *call, mu_arena *arena, mu_err *err) {
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc != 0) return rc;
-    if (exec_type_is_nothing(call->arg_types[0])) return arr_bind_all_null(call, arena, err);
-    rc = arr_check_array(call, 0, ARR_MSG_ONLY, err);
-    if (rc != 0) return rc;
-    const ty_type *elem = arr_strip_lc(call->arg_types[0]->child);
-    if (exec_type_is_nothing(elem)) return arr_bind_all_null(call, arena, err);
-    call->kernel = arr_min_max_kernel;
-    call->result_type = elem;
-    return 0;
-}
-
-
-/* ------------------------------------------------------------------ */
-/* arrayStringConcat                                                   */
-/* ------------------------------------------------------------------ */
-
-/* Appends element j as CAST(x AS String) writes it. */
-static int arr_element_text(const ty_column *elems, uint32_t j, mu_buf *out, mu_err *err) {
-    const ty_type *v = arr_value_type(elems->type);
-    if (exec_type_is_string(v)) {
-        size_t bytes;
-        const uint8_t *data = ty_column_row_bytes(elems, j, &bytes);
-        if (v->kind == TY_FIXED_STRING)
-            while (bytes > 0 && data[bytes - 1] == 0) bytes--; /* as CAST to String */
-        return mu_buf_append(out, data, bytes, err);
-    }
-    return ty_column_render_text(elems, j, 0, out, err);
-}
-
-static int arr_string_concat_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                                    ty_column *out, mu_err *err) {
-    const char *sep = "";
-    size_t sep_bytes = 0;
-    if (call->arg_count == 2) exec__const_string(call, 1, &sep, &sep_bytes);
-    const ty_column *elems = ty_column_child(args[0].column, 0);
-    mu_buf text;
-    mu_buf_init(&text, (size_t)UINT32_MAX);
-    int rc = 0;
-    for (uint32_t r = 0; r < rows && rc == 0; r++) {
-        uint32_t b, e;
-        bool first = true;
-        arr_bounds(&args[0], r, &b, &e);
-        mu_buf_clear(&text);
-        for (uint32_t j = b; j < e && rc == 0; j++) {
-            if (ty_column_is_null(elems, j)) continue; /* NULL elements are skipped */
-            if (!first) rc = mu_buf_append(&text, sep, sep_bytes, err);
-            first = false;
-            if (rc == 0) rc = arr_element_text(elems, j, &text, err);
-        }
-        if (rc == 0) rc = ty_column_append_bytes(out, text.data, text.length_bytes, err);
-    }
-    mu_buf_deinit(&text);
-    return rc;
-}
-
-static int arr_bind_string_concat(exec_call *call, mu_arena *arena, mu_err *err) {
-    (void)arena;
-    int rc = exec__check_arg_count(call, 1, 2, err);
-    if (rc != 0) return rc;
-    char tn[128];
-    if (call->arg_types[0]->kind != TY_ARRAY)
-        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type of argument #1 'arr' of function %s, "
-                      "expected Array, got %s", call->function->name,
-                      ty_type_name(call->arg_types[0], tn, sizeof(tn)));
-    if (call->arg_count == 2) {
-        const char *sep;
-        size_t bytes;
-        ty_type_name(call->arg_types[1], tn, sizeof(tn));
-        if (call->arg_types[1]->kind != TY_STRING)
-            return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type of argument #2 'separator' of "
-                          "function %s, expected const String, got %s", call->function->name, tn);
-        if (!exec__const_string(call, 1, &sep, &bytes))
-            return MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal type of argument #2 'separator' of "
-                          "function %s, expected const String, got %s", call->function->name, tn);
-    }
-    call->kernel = arr_string_concat_kernel;
-    call->result_type = ty_type_builtin(TY_STRING);
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* mapKeys, mapValues                                                  */
-/* ------------------------------------------------------------------ */
-
-static int arr_map_part_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
-                               ty_column *out, mu_err *err) {
-    const ty_column *part = ty_column_child(args[0].column, arr_op(call));
-    ty_column *elements = ty_column_child_mut(out, 0);
-    for (uint32_t r = 0; r < rows; r++) {
-        uint32_t b, e;
-        arr_bounds(&args[0], r, &b, &e);
-        int rc = e > b ? ty_column_append_rows_from(elements, part, b, e - b, err) : 0;
-        if (rc == 0) rc = ty_column_append_nested_end(out, err);
-        if (rc != 0) return rc;
-    }
-    return 0;
-}
-
-static int arr_bind_map_part(exec_call *call, mu_arena *arena, mu_err *err) {
-    bool values = arr_op(call) != 0; /* mapValues, else mapKeys */
-    int rc = exec__check_arg_count(call, 1, 1, err);
-    if (rc != 0) return rc;
-    const ty_type *m = call->arg_types[0];
-    if (m->kind != TY_MAP)
-        return MU_ERR(err, MU_EILLEGAL_TYPE,
-                      "Function %s requires at least one argument of type Map",
-                      call->function->name);
-    call->kernel = arr_map_part_kernel;
-    return arr_type_make(arena, TY_ARRAY, values ? m->child2 : m->child, NULL, &call->result_type,
-                         err);
-}
-
-/* ------------------------------------------------------------------ */
 /* Registry                                                            */
 /* ------------------------------------------------------------------ */
-
-#define ARR_FN(var, fname, fflags, fbind, fop) \
-    static const arr_function var = {{.name = fname, .flags = (fflags), .bind = fbind}, fop}
-
-#define ARR_CUSTOM EXEC_FN_NULLS_CUSTOM
 
 ARR_FN(arr_fn_array, "array", ARR_CUSTOM, arr_bind_array, 0);
 ARR_FN(arr_fn_map, "map", ARR_CUSTOM, arr_bind_map, 0);
@@ -1948,22 +1506,13 @@ ARR_FN(arr_fn_compact, "arrayCompact", 0, arr_bind_subset, ARR_COMPACT);
 ARR_FN(arr_fn_pop_back, "arrayPopBack", 0, arr_bind_subset, ARR_POP_BACK);
 ARR_FN(arr_fn_pop_front, "arrayPopFront", 0, arr_bind_subset, ARR_POP_FRONT);
 ARR_FN(arr_fn_uniq, "arrayUniq", 0, arr_bind_uniq, 0);
-ARR_FN(arr_fn_string_concat, "arrayStringConcat", 0, arr_bind_string_concat, 0);
 ARR_FN(arr_fn_enumerate, "arrayEnumerate", 0, arr_bind_enumerate, 0);
-ARR_FN(arr_fn_range, "range", ARR_CUSTOM, arr_bind_range, 0);
-ARR_FN(arr_fn_sum, "arraySum", 0, arr_bind_aggregate, ARR_SUM);
-ARR_FN(arr_fn_avg, "arrayAvg", 0, arr_bind_aggregate, ARR_AVG);
-ARR_FN(arr_fn_product, "arrayProduct", 0, arr_bind_aggregate, ARR_PRODUCT);
-ARR_FN(arr_fn_min, "arrayMin", ARR_CUSTOM, arr_bind_min_max, 0);
-ARR_FN(arr_fn_max, "arrayMax", ARR_CUSTOM, arr_bind_min_max, 1);
 ARR_FN(arr_fn_push_back, "arrayPushBack", ARR_CUSTOM, arr_bind_push, 0);
 ARR_FN(arr_fn_push_front, "arrayPushFront", ARR_CUSTOM, arr_bind_push, 1);
 ARR_FN(arr_fn_resize, "arrayResize", ARR_CUSTOM, arr_bind_resize, 0);
 ARR_FN(arr_fn_flatten, "arrayFlatten", 0, arr_bind_flatten, 0);
 ARR_FN(arr_fn_flatten_alias, "flatten", 0, arr_bind_flatten, 0);
 ARR_FN(arr_fn_to_single, "emptyArrayToSingle", 0, arr_bind_to_single, 0);
-ARR_FN(arr_fn_map_keys, "mapKeys", 0, arr_bind_map_part, 0);
-ARR_FN(arr_fn_map_values, "mapValues", 0, arr_bind_map_part, 1);
 ARR_FN(arr_fn_empty_u8, "emptyArrayUInt8", 0, arr_bind_empty, 0);
 ARR_FN(arr_fn_empty_u16, "emptyArrayUInt16", 0, arr_bind_empty, 0);
 ARR_FN(arr_fn_empty_u32, "emptyArrayUInt32", 0, arr_bind_empty, 0);
@@ -1984,12 +1533,16 @@ const exec_function *const exec__functions_array[] = {
     &arr_fn_has_all.fn, &arr_fn_has_any.fn, &arr_fn_concat.fn, &arr_fn_slice.fn,
     &arr_fn_reverse.fn, &arr_fn_sort.fn, &arr_fn_reverse_sort.fn, &arr_fn_distinct.fn,
     &arr_fn_compact.fn, &arr_fn_pop_back.fn, &arr_fn_pop_front.fn, &arr_fn_uniq.fn,
-    &arr_fn_string_concat.fn, &arr_fn_enumerate.fn, &arr_fn_range.fn, &arr_fn_sum.fn,
-    &arr_fn_avg.fn, &arr_fn_product.fn, &arr_fn_min.fn, &arr_fn_max.fn, &arr_fn_push_back.fn,
-    &arr_fn_push_front.fn, &arr_fn_resize.fn, &arr_fn_flatten.fn, &arr_fn_flatten_alias.fn,
-    &arr_fn_to_single.fn, &arr_fn_map_keys.fn, &arr_fn_map_values.fn, &arr_fn_empty_u8.fn,
+    &arr_fn_enumerate.fn, &arr_fn_push_back.fn, &arr_fn_push_front.fn, &arr_fn_resize.fn,
+    &arr_fn_flatten.fn, &arr_fn_flatten_alias.fn, &arr_fn_to_single.fn, &arr_fn_empty_u8.fn,
     &arr_fn_empty_u16.fn, &arr_fn_empty_u32.fn, &arr_fn_empty_u64.fn, &arr_fn_empty_i8.fn,
     &arr_fn_empty_i16.fn, &arr_fn_empty_i32.fn, &arr_fn_empty_i64.fn, &arr_fn_empty_f32.fn,
     &arr_fn_empty_f64.fn, &arr_fn_empty_date.fn, &arr_fn_empty_datetime.fn,
-    &arr_fn_empty_string.fn, NULL,
+    &arr_fn_empty_string.fn,
+    /* fn_array2.c */
+    &exec__arr_fn_range.fn, &exec__arr_fn_sum.fn, &exec__arr_fn_avg.fn, &exec__arr_fn_product.fn,
+    &exec__arr_fn_min.fn, &exec__arr_fn_max.fn, &exec__arr_fn_cum_sum.fn,
+    &exec__arr_fn_cum_sum_non_negative.fn, &exec__arr_fn_difference.fn,
+    &exec__arr_fn_string_concat.fn, &exec__arr_fn_map_keys.fn, &exec__arr_fn_map_values.fn,
+    &exec__arr_fn_map_concat.fn, NULL,
 };

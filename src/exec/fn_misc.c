@@ -3,8 +3,9 @@
  * currentUser), type and block introspection (toTypeName, isConstant,
  * blockSize, rowNumberInBlock), pass-through helpers (identity, materialize,
  * ignore), random values (rand, rand64, generateUUIDv4, randConstant), the
- * bit functions, the formatReadable* family and throwIf. Formatting follows
- * ClickHouse's src/Common/formatReadable.cpp and formatReadableTimeDelta.
+ * bit functions, bin and unbin, the formatReadable* family and throwIf.
+ * Formatting follows ClickHouse's src/Common/formatReadable.cpp and
+ * formatReadableTimeDelta.
  */
 #include "exec/exec_int.h"
 
@@ -666,6 +667,123 @@ static int misc_bind_bit_count(exec_call *call, mu_arena *arena, mu_err *err) {
 }
 
 /* ------------------------------------------------------------------ */
+/* bin, unbin                                                          */
+/* ------------------------------------------------------------------ */
+
+/* Appends the 8 binary digits of each byte of p[0..n). */
+static int misc_bin_bytes(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
+    int rc = mu_buf_reserve(out, n * 8, err);
+    if (rc != 0) return rc;
+    uint8_t *d = out->data + out->length_bytes;
+    for (size_t i = 0; i < n; i++)
+        for (int bit = 7; bit >= 0; bit--) *d++ = (uint8_t)('0' + ((p[i] >> bit) & 1));
+    out->length_bytes += n * 8;
+    return 0;
+}
+
+/* One value as ClickHouse's bin writes it: strings byte by byte; integers,
+ * Date and DateTime from the most significant non-zero byte (at least one
+ * byte); floats and Decimals as their little-endian memory bytes; UUIDs in
+ * text order. */
+static int misc_bin_value(const ty_column *c, uint32_t row, mu_buf *out, mu_err *err) {
+    const ty_type *t = ty_type_strip_nullable(c->type);
+    size_t n;
+    const uint8_t *p = ty_column_row_bytes(c, row, &n);
+    if (exec_type_is_string(t) || exec_type_is_float(t) || t->kind == TY_DECIMAL ||
+        t->kind == TY_UUID)
+        return misc_bin_bytes(p, n, out, err);
+    uint8_t be[8];
+    size_t k = 0;
+    for (size_t i = n; i > 0; i--) be[k++] = p[i - 1]; /* little-endian values */
+    size_t skip = 0;
+    while (skip + 1 < k && be[skip] == 0) skip++;
+    return misc_bin_bytes(be + skip, k - skip, out, err);
+}
+
+static int misc_bin_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                           ty_column *out, mu_err *err) {
+    (void)call;
+    mu_buf buf;
+    mu_buf_init(&buf, 0);
+    int rc = 0;
+    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+        mu_buf_clear(&buf);
+        rc = misc_bin_value(args[0].column, exec_arg_row(&args[0], r), &buf, err);
+        if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
+    }
+    mu_buf_deinit(&buf);
+    return rc;
+}
+
+static int misc_bind_bin(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    int rc = exec__check_arg_count(call, 1, 1, err);
+    if (rc != 0) return rc;
+    const ty_type *t = call->arg_types[0];
+    char tn[128];
+    if (t->kind == TY_DATETIME64) /* ClickHouse accepts the type, then finds no column kind */
+        return MU_ERR(err, MU_EILLEGAL_COLUMN, "Illegal column %s of argument of function %s",
+                      ty_type_name(t, tn, sizeof(tn)), call->function->name);
+    bool ok = exec_type_is_string(t) || exec_type_is_integer(t) || exec_type_is_float(t) ||
+              t->kind == TY_BOOL || t->kind == TY_DATE || t->kind == TY_DATETIME ||
+              t->kind == TY_DECIMAL || t->kind == TY_UUID;
+    if (!ok)
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type %s of argument of function %s",
+                      ty_type_name(t, tn, sizeof(tn)), call->function->name);
+    call->kernel = misc_bin_kernel;
+    call->result_type = ty_type_builtin(TY_STRING);
+    return 0;
+}
+
+/* unbin: the leading (length % 8) digits make one byte of their own,
+ * dropped when zero unless nothing follows; any digit but '0' reads as 1. */
+static int misc_unbin_one(const uint8_t *p, size_t n, mu_buf *out, mu_err *err) {
+    int rc = mu_buf_reserve(out, n / 8 + 1, err);
+    if (rc != 0 || n == 0) return rc;
+    size_t i = 0;
+    uint8_t left = 0;
+    for (size_t head = n % 8; i < head; i++) left = (uint8_t)(left << 1 | (p[i] != '0'));
+    if (left != 0 || i == n) out->data[out->length_bytes++] = left;
+    while (i < n) {
+        uint8_t byte = 0;
+        for (int bit = 0; bit < 8; bit++, i++) byte = (uint8_t)(byte << 1 | (p[i] != '0'));
+        out->data[out->length_bytes++] = byte;
+    }
+    return 0;
+}
+
+static int misc_unbin_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                             ty_column *out, mu_err *err) {
+    (void)call;
+    mu_buf buf;
+    mu_buf_init(&buf, 0);
+    int rc = 0;
+    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+        size_t n;
+        const char *p = exec_get_str(args[0].column, exec_arg_row(&args[0], r), &n);
+        mu_buf_clear(&buf);
+        rc = misc_unbin_one((const uint8_t *)p, n, &buf, err);
+        if (rc == 0) rc = ty_column_append_bytes(out, buf.data, buf.length_bytes, err);
+    }
+    mu_buf_deinit(&buf);
+    return rc;
+}
+
+static int misc_bind_unbin(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    int rc = exec__check_arg_count(call, 1, 1, err);
+    if (rc != 0) return rc;
+    if (call->arg_types[0]->kind != TY_STRING) {
+        char tn[128];
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal type %s of argument of function %s",
+                      ty_type_name(call->arg_types[0], tn, sizeof(tn)), call->function->name);
+    }
+    call->kernel = misc_unbin_kernel;
+    call->result_type = ty_type_builtin(TY_STRING);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* formatReadableSize, formatReadableDecimalSize, formatReadableQuantity */
 /* ------------------------------------------------------------------ */
 
@@ -987,7 +1105,6 @@ static int misc_throw_if_kernel(const exec_call *call, const exec_arg *args, uin
         if (memcmp(values + (size_t)row * width, zeros, width) == 0 ||
             ty_column_is_null(args[0].column, row))
             continue;
-        /* FUNCTION_THROW_IF_VALUE_IS_NON_ZERO (395) has no code of its own yet. */
         const char *message = call->state;
         if (message != NULL) return MU_ERR(err, MU_ETHROW_IF, "%s", message);
         return MU_ERR(err, MU_ETHROW_IF, "Value passed to '%s' function is non zero",
@@ -1065,6 +1182,8 @@ MISC_FN(misc_bit_not, "bitNot", 0, misc_bind_bit_not);
 MISC_FN(misc_bit_shl, "bitShiftLeft", 0, misc_bind_bit_shl);
 MISC_FN(misc_bit_shr, "bitShiftRight", 0, misc_bind_bit_shr);
 MISC_FN(misc_bit_count, "bitCount", 0, misc_bind_bit_count);
+MISC_FN(misc_bin, "bin", MISC_CI, misc_bind_bin);
+MISC_FN(misc_unbin, "unbin", MISC_CI, misc_bind_unbin);
 MISC_FN(misc_readable_size, "formatReadableSize", 0, misc_bind_readable_size);
 MISC_FN(misc_readable_decimal, "formatReadableDecimalSize", 0, misc_bind_readable_decimal);
 MISC_FN(misc_readable_quantity, "formatReadableQuantity", 0, misc_bind_readable_quantity);
@@ -1081,5 +1200,5 @@ const exec_function *const exec__functions_misc[] = {
     &misc_uuid_v4,       &misc_bit_and,          &misc_bit_or,           &misc_bit_xor,
     &misc_bit_not,       &misc_bit_shl,          &misc_bit_shr,          &misc_bit_count,
     &misc_readable_size, &misc_readable_decimal, &misc_readable_quantity, &misc_readable_delta,
-    &misc_throw_if,      NULL,
+    &misc_throw_if,      &misc_bin,              &misc_unbin,            NULL,
 };

@@ -415,6 +415,15 @@ int storage_create_table(storage *s, const catalog_table_def *def, bool if_not_e
 int storage_drop_table(storage *s, const char *database, const char *name, bool if_exists,
                        mu_err *err) {
     pthread_mutex_lock(&s->lock);
+    /* A table being altered is dropped once the ALTER is done. */
+    for (;;) {
+        catalog_snapshot *snap = catalog_snapshot_acquire(s->cat);
+        const catalog_table *entry = catalog_snapshot_find_table(snap, database, name);
+        int at = entry ? storage_find(s, &entry->uuid) : -1;
+        catalog_snapshot_release(snap);
+        if (at < 0 || !s->tables[at]->altering) break;
+        pthread_cond_wait(&s->altered, &s->lock);
+    }
     catalog_uuid uuid;
     memset(&uuid, 0, sizeof(uuid));
     int rc = catalog_drop_table(s->cat, database, name, if_exists, &uuid, err);
@@ -522,6 +531,10 @@ int storage_alter_table(storage *s, const char *database, const char *name,
             }
         }
     }
+    /* Other tables may have been created or dropped while the lock was
+     * released: find this one's slot again. */
+    index = storage_find(s, &uuid);
+    MU_ASSERT(index >= 0 && s->tables[index] == st);
     if (nst != NULL) {
         s->tables[index] = nst;
         storage_table_release(st); /* the last reference: closes nothing more (t is NULL) */

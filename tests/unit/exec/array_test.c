@@ -1,8 +1,9 @@
-/* array_test.c: the array and map functions of src/exec/fn_array.c through
- * the public expression API: constants and columns, NULL elements and NULL
- * arguments, nested and empty arrays, Map access, and argument errors
- * (code and message). Expected text and type names are what ClickHouse
- * prints for the same calls.
+/* array_test.c: the array and map functions of src/exec/fn_array.c and
+ * fn_array2.c through the public expression API: constants and columns,
+ * NULL elements and NULL arguments, nested and empty arrays, Map access,
+ * and argument errors (code and message). Expected text and type names are
+ * what ClickHouse prints for the same calls. The lambda forms are in
+ * lambda_test.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -495,7 +496,7 @@ static void test_resize(void **state) {
     EXPECT(CALL("arrayResize", 2, K("Array(Nullable(UInt8))", "[1]"), U(2)),
            "Array(Nullable(UInt8)): [1,NULL]");
     EXPECT(CALL("arrayResize", 2, a, C("Int8", "0", "1", "-1")), "Array(UInt8): [] | [1] | [3]");
-    EXPECT_ERR(MU_ETOO_LARGE, "Too large array size: 1073741825, maximum: 1073741824",
+    EXPECT_ERR(MU_EARRAY_TOO_LARGE, "Too large array size: 1073741825, maximum: 1073741824",
                CALL_ERR("arrayResize", 2, a, U(1073741825)));
     EXPECT_ERR(MU_EILLEGAL_TYPE, "Function arrayResize cannot resize Array(Nothing)",
                CALL_ERR("arrayResize", 2, CALL("array", 0), U(1)));
@@ -531,8 +532,15 @@ static void test_sort_distinct(void **state) {
     EXPECT_ERR(MU_EARRAY_SIZES, "Lengths of all arrays passed to arrayUniq must be equal.",
                EVAL_ERR(CALL("arrayUniq", 2, s, K("Array(UInt8)", "[1]"))));
     EXPECT_ERR(MU_EILLEGAL_TYPE,
-               "The only argument for function arraySort must be array. Found UInt8 instead",
+               "The 1st and only argument for function arraySort must be array. Found UInt8 "
+               "instead",
                CALL_ERR("arraySort", 1, U(1)));
+    /* More arguments are the lambda form's (FunctionArrayMapped). */
+    EXPECT_ERR(MU_EILLEGAL_TYPE,
+               "First argument for function arraySort must be a function. Actual Array(String)",
+               CALL_ERR("arraySort", 2, s, s));
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS, "Function arrayMin needs at least 1 argument, passed 0",
+               CALL_ERR("arrayMin", 0));
     EXPECT_ERR(MU_EILLEGAL_TYPE,
                "All arguments for function arrayUniq must be arrays but argument 2 has type UInt8.",
                CALL_ERR("arrayUniq", 2, s, U(1)));
@@ -676,6 +684,82 @@ static void test_nested_elements(void **state) {
     EXPECT(CALL("arraySum", 1, K("Array(Decimal(18, 3))", "[1.5,2]")), "Decimal(38, 3): 3.5");
 }
 
+/* ---- arrayCumSum, arrayCumSumNonNegative, arrayDifference ---------- */
+
+static void test_running(void **state) {
+    (void)state;
+    EXPECT(CALL("arrayCumSum", 1, K("Array(UInt8)", "[1,2,3]")), "Array(UInt64): [1,3,6]");
+    EXPECT(CALL("arrayCumSum", 1, K("Array(Int8)", "[-1,2,-5]")), "Array(Int64): [-1,1,-4]");
+    EXPECT(CALL("arrayCumSum", 1, K("Array(Float32)", "[1.5,2.25]")), "Array(Float64): [1.5,3.75]");
+    EXPECT(CALL("arrayCumSum", 1, K("Array(Bool)", "[true,true]")), "Array(UInt64): [1,2]");
+    EXPECT(CALL("arrayCumSum", 1, K("Array(Decimal(9, 2))", "[1.5,-0.25]")),
+           "Array(Decimal(38, 2)): [1.5,1.25]");
+    /* 64-bit sums wrap around, as ClickHouse's. */
+    EXPECT(CALL("arrayCumSum", 1, K("Array(UInt64)", "[18446744073709551615,2]")),
+           "Array(UInt64): [18446744073709551615,1]");
+    EXPECT(CALL("arrayCumSumNonNegative", 1, K("Array(Int8)", "[1,1,-4,1]")),
+           "Array(Int64): [1,2,0,1]");
+    EXPECT(CALL("arrayCumSumNonNegative", 1, K("Array(Float64)", "[-1.5,2]")),
+           "Array(Float64): [0,2]");
+    EXPECT(CALL("arrayCumSumNonNegative", 1, K("Array(Decimal(9, 1))", "[-1.5,2]")),
+           "Array(Decimal(38, 1)): [0,2]");
+    EXPECT(CALL("arrayDifference", 1, K("Array(UInt8)", "[1,255,0]")),
+           "Array(Int16): [0,254,-255]");
+    EXPECT(CALL("arrayDifference", 1, K("Array(Float64)", "[1,2,3,0,10.1]")),
+           "Array(Float64): [0,1,1,-3,10.1]");
+    EXPECT(CALL("arrayDifference", 1, K("Array(UInt64)", "[0,18446744073709551615]")),
+           "Array(Int64): [0,-1]");
+    EXPECT(CALL("arrayDifference", 1, K("Array(Date)", "['2020-01-01','2020-01-05']")),
+           "Array(Int32): [0,4]");
+    EXPECT(CALL("arrayDifference", 1, K("Array(Decimal(9, 2))", "[1.5,0.25]")),
+           "Array(Decimal(9, 2)): [0,-1.25]");
+    EXPECT(CALL("arrayDifference", 1,
+                K("Array(DateTime64(3))", "['2020-01-01 00:00:00','2020-01-01 00:00:01.5']")),
+           "Array(Decimal(18, 3)): [0,1.5]");
+    exec_expr *a = C("Array(Int32)", "[5,3]", "[]", "[7]");
+    EXPECT(CALL("arrayCumSum", 1, a), "Array(Int64): [5,8] | [] | [7]");
+    EXPECT(CALL("arrayDifference", 1, a), "Array(Int64): [0,-2] | [] | [0]");
+    EXPECT_ERR(MU_EDECIMAL_OVERFLOW, "Decimal math overflow",
+               CALL_ERR("arrayDifference", 1,
+                        K("Array(Decimal(38, 0))", "[-99999999999999999999999999999999999999,"
+                                                   "99999999999999999999999999999999999999]")));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "arrayCumSum cannot add values of type String",
+               CALL_ERR("arrayCumSum", 1, K("Array(String)", "['a']")));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "arrayCumSum cannot add values of type Nothing",
+               CALL_ERR("arrayCumSum", 1, CALL("array", 0)));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "arrayDifference cannot process values of type Nullable(UInt8)",
+               CALL_ERR("arrayDifference", 1, K("Array(Nullable(UInt8))", "[1]")));
+    EXPECT_ERR(MU_EILLEGAL_TYPE,
+               "The 1st and only argument for function arrayCumSumNonNegative must be array. "
+               "Found UInt8 instead",
+               CALL_ERR("arrayCumSumNonNegative", 1, U(1)));
+}
+
+/* ---- arrayCount, arrayExists, arrayAll without a lambda ------------ */
+
+static void test_count_exists_all(void **state) {
+    (void)state;
+    exec_expr *a = C("Array(UInt8)", "[1,0,1]", "[]", "[0]");
+    EXPECT(CALL("arrayCount", 1, a), "UInt32: 2 | 0 | 0");
+    EXPECT(CALL("arrayExists", 1, a), "UInt8: 1 | 0 | 0");
+    EXPECT(CALL("arrayAll", 1, a), "UInt8: 0 | 1 | 0");
+    EXPECT(CALL("arrayCount", 1, K("Array(Bool)", "[true,false]")), "UInt32: 1");
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "The 1st and only argument for function arrayCount must be "
+               "array of UInt8. Found Array(String) instead",
+               CALL_ERR("arrayCount", 1, K("Array(String)", "['a']")));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "The 1st and only argument for function arrayAll must be array. "
+               "Found UInt8 instead", CALL_ERR("arrayAll", 1, U(1)));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "First argument for function arrayExists must be a function. "
+               "Actual Array(UInt8)", CALL_ERR("arrayExists", 2, a, a));
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS, "Function arrayCount needs at least 1 argument, passed 0",
+               CALL_ERR("arrayCount", 0));
+    /* The lambda-only functions. */
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS, "Function arrayMap needs at least 2 arguments, passed 1",
+               CALL_ERR("arrayMap", 1, a));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "First argument for function arrayFilter must be a function. "
+               "Actual UInt8", CALL_ERR("arrayFilter", 2, U(1), a));
+}
+
 /* ---- Map ----------------------------------------------------------- */
 
 static void test_map(void **state) {
@@ -707,6 +791,35 @@ static void test_map(void **state) {
                CALL_ERR("mapContains", 2, K("Array(UInt8)", "[1]"), U(1)));
 }
 
+static void test_map_concat(void **state) {
+    (void)state;
+    exec_expr *m1 = CALL("map", 4, S("key1"), U(1), S("key3"), U(3));
+    exec_expr *m2 = CALL("map", 2, S("key2"), U(2));
+    EXPECT(CALL("mapConcat", 2, m1, m2), "Map(String, UInt8): {'key1':1,'key3':3,'key2':2}");
+    /* A repeated key stays; m[key] finds the first. */
+    exec_expr *dup = CALL("mapConcat", 2, m1, CALL("map", 2, S("key1"), U(300)));
+    EXPECT(dup, "Map(String, UInt16): {'key1':1,'key3':3,'key1':300}");
+    EXPECT(CALL("arrayElement", 2, dup, S("key1")), "UInt16: 1");
+    EXPECT(CALL("mapConcat", 2, CALL("map", 0), m2), "Map(String, UInt8): {'key2':2}");
+    EXPECT(CALL("mapConcat", 1, m2), "Map(String, UInt8): {'key2':2}");
+    /* concat of maps is mapConcat. */
+    EXPECT(CALL("concat", 2, m2, m2), "Map(String, UInt8): {'key2':2,'key2':2}");
+    exec_expr *k = C("String", "x", "y"), *v = C("Nullable(Int8)", "-1", NULL);
+    EXPECT(CALL("mapConcat", 2, CALL("map", 2, k, v), m2),
+           "Map(String, Nullable(Int16)): {'x':-1,'key2':2} | {'y':NULL,'key2':2}");
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS, "Function mapConcat requires at least one argument",
+               CALL_ERR("mapConcat", 0));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "Function mapConcat requires at least one argument of type Map",
+               CALL_ERR("mapConcat", 1, U(1)));
+    EXPECT_ERR(MU_EILLEGAL_TYPE,
+               "Argument 1 for function arrayConcat must be an array but it has type UInt8.",
+               CALL_ERR("mapConcat", 2, m2, U(1)));
+    EXPECT_ERR(MU_ENO_COMMON_TYPE,
+               "There is no supertype for types String, UInt8 because some of them are "
+               "String/FixedString and some of them are not",
+               CALL_ERR("mapConcat", 2, m2, CALL("map", 2, U(1), U(1))));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_array_literals, t_setup, t_teardown),
@@ -732,7 +845,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_aggregates, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_columns_mixed, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_nested_elements, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_running, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_count_exists_all, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_map, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_map_concat, t_setup, t_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* misc_test.c: the miscellaneous functions of src/exec/fn_misc.c through
  * the public expression API (context facts, toTypeName, isConstant, random
- * values, bit functions, formatReadable*, throwIf), constants and columns,
- * NULLs and argument errors (code and message); the per-block functions
+ * values, bit functions, bin/unbin, formatReadable*, throwIf), constants and
+ * columns, NULLs and argument errors (code and message); the per-block functions
  * (rowNumberInBlock, blockSize, rand) also through their kernels directly.
  * Expected text is what ClickHouse prints for the same calls.
  */
@@ -412,6 +412,45 @@ static void test_bit_strings(void **state) {
 
 /* ---- formatReadable* ----------------------------------------------- */
 
+static void test_bin_unbin(void **state) {
+    (void)state;
+    EXPECT(CALL("bin", 1, U(5)), "String: 00000101");
+    EXPECT(CALL("bin", 1, U(255)), "String: 11111111");
+    EXPECT(CALL("bin", 1, U(0)), "String: 00000000");
+    EXPECT(CALL("bin", 1, U(256)), "String: 0000000100000000");
+    EXPECT(CALL("bin", 1, I(-1)), "String: 11111111");
+    EXPECT(CALL("bin", 1, K("Int32", "-2")), "String: 11111111111111111111111111111110");
+    EXPECT(CALL("BIN", 1, S("ab")), "String: 0110000101100010");
+    EXPECT(CALL("bin", 1, K("FixedString(2)", "a")), "String: 0110000100000000");
+    /* Floats and Decimals as their little-endian memory bytes. */
+    EXPECT(CALL("bin", 1, K("Float32", "1")), "String: 00000000000000001000000000111111");
+    EXPECT(CALL("bin", 1, K("Decimal(9, 1)", "0.1")), "String: 00000001000000000000000000000000");
+    EXPECT(CALL("bin", 1, K("Date", "1970-01-02")), "String: 00000001");
+    EXPECT(CALL("bin", 1, K("Bool", "true")), "String: 00000001");
+    EXPECT(CALL("bin", 1, C("Nullable(UInt16)", "1", NULL, "513")),
+           "Nullable(String): 00000001 | \\N | 0000001000000001");
+    EXPECT(CALL("unbin", 1, S("1100001")), "String: a");
+    EXPECT(CALL("unbin", 1, S("0110000101100010")), "String: ab");
+    EXPECT(CALL("unbin", 1, S("")), "String: ");
+    /* The leading (length % 8) digits are a byte of their own, dropped when
+     * zero unless it is all there is. */
+    assert_string_equal(HEX(CALL("unbin", 1, S("101"))), "05");
+    assert_string_equal(HEX(CALL("unbin", 1, S("0"))), "00");
+    assert_string_equal(HEX(CALL("unbin", 1, S("000000001"))), "01");
+    assert_string_equal(HEX(CALL("unbin", 1, S("100000001"))), "0101");
+    assert_string_equal(HEX(CALL("unbin", 1, S("2x"))), "03");
+    EXPECT(CALL("unbin", 1, CALL("bin", 1, S("abc"))), "String: abc");
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "Illegal type Array(UInt8) of argument of function bin",
+               CALL_ERR("bin", 1, K("Array(UInt8)", "[1]")));
+    EXPECT_ERR(MU_EILLEGAL_COLUMN, "Illegal column DateTime64(3) of argument of function bin",
+               CALL_ERR("bin", 1, K("DateTime64(3)", "2020-01-01 00:00:00")));
+    EXPECT_ERR(MU_EILLEGAL_TYPE, "Illegal type FixedString(1) of argument of function unbin",
+               CALL_ERR("unbin", 1, K("FixedString(1)", "1")));
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS,
+               "Number of arguments for function bin doesn't match: passed 2, should be 1",
+               CALL_ERR("bin", 2, U(1), U(1)));
+}
+
 static void test_format_readable(void **state) {
     (void)state;
     exec_expr *x = C("Float64", "0", "1023", "1024", "1536", "1572864", "-1024", "0.125",
@@ -500,6 +539,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_random, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_bits, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_bit_strings, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_bin_unbin, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_format_readable, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_format_time_delta, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_throw_if, t_setup, t_teardown),
