@@ -6,7 +6,9 @@
  * (zero-padded when a FixedString takes part), UUIDs in ClickHouse's order
  * (second half first), Enums by value, arrays lexicographically, and a
  * String constant against any other type parsed as that type (once per
- * block; an unparsable constant fails at bind). Bind chooses one plan per
+ * block; an unparsable constant fails at bind: against a number it is read
+ * as ClickHouse's convertFieldToType reads it, text left over being
+ * TYPE_MISMATCH). Bind chooses one plan per
  * call; the numeric plans have typed loops for a column against a
  * constant and for two columns of the same storage.
  * Reference: ClickHouse src/Functions/FunctionsComparison.h,
@@ -524,6 +526,123 @@ static int cmp_kernel_array(const cmp_state *s, const exec_arg *args, uint32_t n
 
 /* ---- the kernel ---------------------------------------------------------- */
 
+/* From fn_convert.c: the error code of a String that does not parse as a
+ * date, time or UUID (whole_value: text after the value is TYPE_MISMATCH). */
+int exec__text_parse_error(const ty_type *d, const char *s, size_t n, int rc, bool whole_value,
+                           mu_err *err);
+
+/* ---- String constants read as numbers ---------------------------------- */
+
+/* A String constant compared with an integer or float: ClickHouse's
+ * convertFieldToType reads it as the 64-bit type of the same family
+ * (Float32 stays Float32) and the whole text must be read. Integers are
+ * read as readIntTextUnsafe does: an optional '-' for signed types, a
+ * leading '0' is the whole number, digits wrap. Floats take an optional
+ * sign, digits with an optional '.', an exponent, or inf/nan. Text left
+ * over is TYPE_MISMATCH; a value outside t's range sets *in_range false
+ * (the comparison is then constant). */
+typedef struct cmp_text_value {
+    bool in_range;
+    int64_t i;   /* integers: the value (UInt64 bits for unsigned types) */
+    double f;    /* floats */
+} cmp_text_value;
+
+static bool cmp_text_is_integer(const ty_type *t) {
+    return t->kind >= TY_UINT8 && t->kind <= TY_INT64;
+}
+
+static bool cmp_text_is_number(const ty_type *t) {
+    return cmp_text_is_integer(t) || t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64;
+}
+
+static bool cmp_text_word(const char *s, size_t n, size_t at, const char *word, size_t *end) {
+    size_t len = strlen(word);
+    if (n - at < len) return false;
+    for (size_t i = 0; i < len; i++)
+        if ((s[at + i] | 0x20) != word[i]) return false;
+    *end = at + len;
+    return true;
+}
+
+/* Length of the float at the start of s (0: none). */
+static size_t cmp_text_float_prefix(const char *s, size_t n) {
+    size_t i = 0, end;
+    if (i < n && (s[i] == '-' || s[i] == '+')) i++;
+    if (cmp_text_word(s, n, i, "infinity", &end) || cmp_text_word(s, n, i, "inf", &end) ||
+        cmp_text_word(s, n, i, "nan", &end))
+        return end;
+    size_t digits = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') i++, digits++;
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++, digits++;
+    }
+    if (digits == 0) return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '-' || s[j] == '+')) j++;
+        if (j < n && s[j] >= '0' && s[j] <= '9') {
+            while (j < n && s[j] >= '0' && s[j] <= '9') j++;
+            i = j;
+        }
+    }
+    return i;
+}
+
+static int cmp_text_number(const ty_type *t, const char *s, size_t n, cmp_text_value *v,
+                           mu_err *err) {
+    char name[128];
+    ty_type_name(t, name, sizeof(name));
+    int shown = (int)MU_MIN(n, 200u);
+    size_t used;
+    v->in_range = true;
+    if (cmp_text_is_integer(t)) {
+        bool is_signed = t->kind >= TY_INT8;
+        if (n == 0)
+            return MU_ERR(err, MU_EPARSE, "Attempt to read after eof: while converting '' to %s",
+                          name);
+        size_t i = 0;
+        bool negative = false;
+        if (is_signed && s[0] == '-') {
+            negative = true;
+            if (++i == n)
+                return MU_ERR(err, MU_EPARSE,
+                              "Attempt to read after eof: while converting '%.*s' to %s", shown,
+                              s, name);
+        }
+        uint64_t res = 0;
+        if (s[i] == '0') {
+            i++;
+        } else {
+            while (i < n && s[i] >= '0' && s[i] <= '9') res = res * 10 + (uint64_t)(s[i++] - '0');
+        }
+        used = i;
+        if (negative) res = (uint64_t)0 - res;
+        v->i = (int64_t)res;
+        if (used == n) {
+            static const int64_t smin[4] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
+            static const int64_t smax[4] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
+            static const uint64_t umax[4] = {UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
+            unsigned k = is_signed ? (unsigned)(t->kind - TY_INT8) : (unsigned)(t->kind - TY_UINT8);
+            v->in_range = is_signed ? v->i >= smin[k] && v->i <= smax[k] : res <= umax[k];
+        }
+    } else {
+        used = cmp_text_float_prefix(s, n);
+        if (used == 0)
+            return MU_ERR(err, MU_EPARSE,
+                          "Cannot read floating point value: while converting '%.*s' to %s", shown,
+                          s, name);
+        char buf[512];
+        size_t m = MU_MIN(used, sizeof(buf) - 1);
+        memcpy(buf, s, m);
+        buf[m] = 0;
+        v->f = t->kind == TY_FLOAT32 ? (double)strtof(buf, NULL) : strtod(buf, NULL);
+    }
+    if (used != n)
+        return MU_ERR(err, MU_ETYPE, "Cannot convert string '%.*s' to type %s", shown, s, name);
+    return 0;
+}
+
 /* Parses the String constant args[s->parse_index] as s->parse_type into a
  * new one-row column. */
 static int cmp_parse_constant(const cmp_state *s, const ty_column *text_column,
@@ -533,7 +652,21 @@ static int cmp_parse_constant(const cmp_state *s, const ty_column *text_column,
     ty_column *c;
     int rc = ty_column_create(s->parse_type, tracker, &c, err);
     if (rc != 0) return rc;
+    if (cmp_text_is_number(s->parse_type)) {
+        cmp_text_value v;
+        rc = cmp_text_number(s->parse_type, text, bytes, &v, err);
+        if (rc == 0 && cmp_text_is_integer(s->parse_type)) rc = exec__store_i64(c, &v.i, 1, err);
+        else if (rc == 0) rc = exec__store_f64(c, &v.f, 1, err);
+        if (rc != 0) ty_column_destroy(c);
+        else *out = c;
+        return rc;
+    }
     rc = ty_column_append_text(c, text, bytes, err);
+    if (rc != 0) rc = exec__text_parse_error(s->parse_type, text, bytes, rc, true, err);
+    if (rc == MU_ETYPE) {
+        ty_column_destroy(c);
+        return rc;
+    }
     if (rc != 0) {
         char name[128];
         mu_err inner = *err;
@@ -756,15 +889,12 @@ static bool cmp_enum_has_name(const ty_type *t, const char *text, size_t bytes) 
     return false;
 }
 
-/* Whether text is a number that parses in a wider type than t: then the
- * constant is out of t's range and compares as not equal to everything. */
+/* Whether text is a Decimal that parses with a wider precision than t:
+ * then the constant is out of t's range and compares as not equal to
+ * everything. */
 static bool cmp_out_of_range(const ty_type *t, const char *text, size_t bytes) {
     uint8_t value[16];
     mu_err ignored;
-    if (t->kind >= TY_UINT8 && t->kind <= TY_INT64 && t->kind != TY_FLOAT32) {
-        return ty_value_parse(ty_type_builtin(TY_INT64), text, bytes, value, &ignored) == 0 ||
-               ty_value_parse(ty_type_builtin(TY_UINT64), text, bytes, value, &ignored) == 0;
-    }
     if (t->kind == TY_DECIMAL) {
         ty_type wide = *t;
         wide.precision = 38;
@@ -790,6 +920,16 @@ static int cmp_plan_const_string(const exec_call *call, cmp_state *s, uint32_t i
         if (s->op != CMP_NE && !cmp_enum_has_name(other, text, bytes)) {
             s->mode = CMP_MODE_CONST;
             s->const_value = 0;
+            return 0;
+        }
+    }
+    if (cmp_text_is_number(other)) {
+        cmp_text_value v;
+        int rc = cmp_text_number(other, text, bytes, &v, err);
+        if (rc != 0) return rc;
+        if (!v.in_range) {
+            s->mode = CMP_MODE_CONST;
+            s->const_value = s->op == CMP_NE;
             return 0;
         }
     }

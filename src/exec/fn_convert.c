@@ -6,7 +6,10 @@
  * Rules (ClickHouse's non-accurate CAST): integers wrap, floats truncate
  * toward zero (NaN and inf into an integer are an error), Decimals check
  * their storage range (DECIMAL_OVERFLOW), Strings are parsed strictly by
- * ty_value_parse / ty_column_append_text, anything becomes a String through
+ * ty_value_parse / ty_column_append_text (dates also as ClickHouse's
+ * readDateText takes them: any delimiters, YYYYMMDD, out-of-range parts
+ * as makeDayNum treats them; unparsable dates, times and UUIDs fail with
+ * CANNOT_PARSE_DATE / _DATETIME / _UUID), anything becomes a String through
  * ClickHouse's text rendering, numbers become dates by days or seconds
  * (with ClickHouse's saturation), Arrays and Maps convert element-wise,
  * a LowCardinality target yields its dictionary type, and NULL reaches a
@@ -183,36 +186,12 @@ int exec__convert_check(const ty_type *from, const ty_type *to, mu_err *err) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Loads with a row offset (Array elements start anywhere)             */
+/* Loads with a row offset (Array elements start anywhere): util.c     */
 /* ------------------------------------------------------------------ */
 
-#define CV_LOAD_LOOP(T)                                                                   \
-    do {                                                                                  \
-        const T *p = (const T *)(const void *)ty_column_values(src) + first;              \
-        for (uint32_t i = 0; i < count; i++) out[i] = (OUT)p[i];                          \
-    } while (0)
-
-#define CV_DEFINE_LOAD(name, OUT_TYPE)                                                    \
-    static void name(const ty_column *src, uint32_t first, uint32_t count, OUT_TYPE *out) { \
-        typedef OUT_TYPE OUT;                                                             \
-        switch (ty_type_strip_nullable(src->type)->kind) {                                \
-        case TY_UINT8: case TY_BOOL: CV_LOAD_LOOP(uint8_t); return;                       \
-        case TY_UINT16: case TY_DATE: CV_LOAD_LOOP(uint16_t); return;                     \
-        case TY_UINT32: case TY_DATETIME: CV_LOAD_LOOP(uint32_t); return;                 \
-        case TY_UINT64: CV_LOAD_LOOP(uint64_t); return;                                   \
-        case TY_INT8: case TY_ENUM8: CV_LOAD_LOOP(int8_t); return;                        \
-        case TY_INT16: case TY_ENUM16: CV_LOAD_LOOP(int16_t); return;                     \
-        case TY_INT32: case TY_DATE32: CV_LOAD_LOOP(int32_t); return;                     \
-        case TY_INT64: case TY_DATETIME64: CV_LOAD_LOOP(int64_t); return;                 \
-        case TY_FLOAT32: CV_LOAD_LOOP(float); return;                                     \
-        case TY_FLOAT64: CV_LOAD_LOOP(double); return;                                    \
-        default: MU_ASSERT(!"not a numeric column"); return;                              \
-        }                                                                                 \
-    }
-
-CV_DEFINE_LOAD(cv_load_i64, int64_t)
-CV_DEFINE_LOAD(cv_load_u64, uint64_t)
-CV_DEFINE_LOAD(cv_load_f64, double)
+void exec__load_f64_at(const ty_column *column, uint32_t first, uint32_t count, double *out);
+void exec__load_i64_at(const ty_column *column, uint32_t first, uint32_t count, int64_t *out);
+void exec__load_u64_at(const ty_column *column, uint32_t first, uint32_t count, uint64_t *out);
 
 /* A Decimal (or DateTime64 tick count) of storage width 4, 8 or 16. */
 static __int128 cv_decimal_get(const ty_column *src, uint32_t width, uint32_t row) {
@@ -302,7 +281,7 @@ static int cv_numbers(const ty_column *src, uint32_t first, uint32_t count, ty_c
     int rc = 0;
     if (cv_is_float(s)) {
         double *v = buffer;
-        cv_load_f64(src, first, count, v);
+        exec__load_f64_at(src, first, count, v);
         int64_t *w = cv_is_float(d) || d == TY_BOOL ? NULL : exec__scratch(count, 8, err);
         if (cv_is_float(d) || d == TY_BOOL) {
             rc = exec__store_f64(dst, v, count, err);
@@ -319,10 +298,10 @@ static int cv_numbers(const ty_column *src, uint32_t first, uint32_t count, ty_c
         }
         free(w);
     } else if (cv_is_unsigned_like(s)) {
-        cv_load_u64(src, first, count, buffer);
+        exec__load_u64_at(src, first, count, buffer);
         rc = exec__store_u64(dst, buffer, count, err);
     } else {
-        cv_load_i64(src, first, count, buffer);
+        exec__load_i64_at(src, first, count, buffer);
         rc = exec__store_i64(dst, buffer, count, err);
     }
     free(buffer);
@@ -697,6 +676,125 @@ static bool cv_date_with_time(const char *s, size_t n) {
     return true;
 }
 
+static bool cv_digits(const char *s, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++)
+        if (s[i] < '0' || s[i] > '9') return false;
+    return true;
+}
+
+/* ClickHouse's date reader (readDateText): four digits of year, then
+ * either four digits (YYYYMMDD) or a non-digit, one or two digits of
+ * month, a non-digit and one or two digits of day. *used_out is how much
+ * it read; false when the text is not a date. */
+static bool cv_read_date(const char *s, size_t n, unsigned *year, unsigned *month, unsigned *day,
+                         size_t *used_out) {
+    if (n < 5 || !cv_digits(s, 0, 4)) return false;
+    *year = (unsigned)((s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0'));
+    if (cv_digits(s, 4, 5)) {
+        if (n < 8 || !cv_digits(s, 4, 8)) return false;
+        *month = (unsigned)((s[4] - '0') * 10 + (s[5] - '0'));
+        *day = (unsigned)((s[6] - '0') * 10 + (s[7] - '0'));
+        *used_out = 8;
+        return true;
+    }
+    size_t i = 5;
+    unsigned parts[2];
+    for (unsigned k = 0; k < 2; k++) {
+        if (i >= n || !cv_digits(s, i, i + 1)) return false;
+        parts[k] = (unsigned)(s[i++] - '0');
+        if (i < n && cv_digits(s, i, i + 1)) parts[k] = parts[k] * 10 + (unsigned)(s[i++] - '0');
+        if (k == 0) {
+            if (i >= n) return false;
+            i++; /* the delimiter: a non-digit */
+        }
+    }
+    *month = parts[0];
+    *day = parts[1];
+    *used_out = i;
+    return true;
+}
+
+/* Whether s starts with a date (as cv_read_date reads it) and has more
+ * after it. */
+static bool cv_date_then_more(const char *s, size_t n) {
+    unsigned y, m, d;
+    size_t used;
+    return cv_read_date(s, n, &y, &m, &d, &used) && used < n;
+}
+
+/* A date text ty_value_parse refused, read as ClickHouse reads it: any
+ * delimiters, one-digit month and day, YYYYMMDD; a month or day out of
+ * 1..12 / 1..31 (or a year before 1900) is the type's default (1970-01-01,
+ * Date32 1900-01-01), a day past the month's end runs into the next
+ * month, and Date saturates at its bounds (makeDayNum). True when the
+ * whole text was such a date; *days_out is the day number. */
+static bool cv_date_lenient(const ty_type *d, const char *s, size_t n, int64_t *days_out) {
+    unsigned year, month, day;
+    size_t used;
+    if (!cv_read_date(s, n, &year, &month, &day, &used) || used != n) return false;
+    bool is_date32 = d->kind == TY_DATE32;
+    int64_t days;
+    if (year < 1900 || month < 1 || month > 12 || day < 1 || day > 31)
+        days = is_date32 ? CV_DATE32_MIN : 0;
+    else
+        days = ty_days_from_civil(year, month, 1) + (int64_t)day - 1;
+    if (!is_date32) days = days < 0 ? 0 : days > CV_DATE_DAYS_MAX ? CV_DATE_DAYS_MAX : days;
+    *days_out = days;
+    return true;
+}
+
+/* A String that does not parse as a date, a time or a UUID fails with
+ * ClickHouse's reader's code (CANNOT_PARSE_DATE, CANNOT_PARSE_DATETIME,
+ * CANNOT_PARSE_UUID); one whose value parses but is followed by more text
+ * stays CANNOT_PARSE_TEXT ("incompletely parsed value"), or with
+ * whole_value (a constant compared with a column: convertFieldToType)
+ * is TYPE_MISMATCH. */
+int exec__text_parse_error(const ty_type *d, const char *s, size_t n, int rc, bool whole_value,
+                           mu_err *err);
+int exec__text_parse_error(const ty_type *d, const char *s, size_t n, int rc, bool whole_value,
+                           mu_err *err) {
+    bool parse_error = rc == MU_EPARSE || rc == MU_EPARSE_DATE || rc == MU_EPARSE_DATETIME ||
+                       rc == MU_EPARSE_UUID;
+    if (!parse_error) return rc;
+    bool more = false; /* the value parses and more text follows */
+    int code = rc;
+    switch (d->kind) {
+    case TY_DATE:
+    case TY_DATE32:
+        more = cv_date_then_more(s, n);
+        code = MU_EPARSE_DATE;
+        break;
+    case TY_DATETIME:
+    case TY_DATETIME64:
+        more = n > 19 && cv_date_then_more(s, n) && cv_digits(s, 11, 13) &&
+               cv_digits(s, 14, 16) && cv_digits(s, 17, 19);
+        /* Digits only are a Unix timestamp: an overflow stays a text error. */
+        code = n > 0 && cv_digits(s, 0, n) ? MU_EPARSE : MU_EPARSE_DATETIME;
+        break;
+    case TY_UUID: {
+        mu_err ignored;
+        uint8_t value[16];
+        more = n > 36 && ty_value_parse(d, s, 36, value, &ignored) == 0;
+        code = MU_EPARSE_UUID;
+        break;
+    }
+    default:
+        return rc;
+    }
+    if (more && whole_value) {
+        char name[128];
+        return MU_ERR(err, MU_ETYPE, "Cannot convert string '%.*s' to type %s",
+                      (int)MU_MIN(n, 200u), s, ty_type_name(d, name, sizeof(name)));
+    }
+    err->code = more ? MU_EPARSE : code;
+    return err->code;
+}
+
+static bool cv_is_value_error(int rc) {
+    return rc == MU_EPARSE || rc == MU_ETOO_LARGE || rc == MU_EDECIMAL_OVERFLOW ||
+           rc == MU_EPARSE_DATE || rc == MU_EPARSE_DATETIME || rc == MU_EPARSE_UUID;
+}
+
 static int cv_parse_one(const ty_type *parse, ty_column *dst, const char *s, size_t n,
                         mu_err *err) {
     const ty_type *d = dst->type;
@@ -729,7 +827,18 @@ static int cv_parse_one(const ty_type *parse, ty_column *dst, const char *s, siz
         mu_err second;
         if (ty_value_parse(parse, s, 10, value, &second) == 0) rc = 0;
     }
-    return rc ? rc : ty_column_append_value(dst, value, err);
+    int64_t days;
+    if (rc != 0 && (d->kind == TY_DATE || d->kind == TY_DATE32) &&
+        cv_date_lenient(d, s, n, &days)) {
+        if (d->kind == TY_DATE) {
+            uint16_t v16 = (uint16_t)days;
+            return ty_column_append_value(dst, &v16, err);
+        }
+        int32_t v32 = (int32_t)days;
+        return ty_column_append_value(dst, &v32, err);
+    }
+    if (rc != 0) return exec__text_parse_error(d, s, n, rc, false, err);
+    return ty_column_append_value(dst, value, err);
 }
 
 /* The value an unparsable String becomes with OrZero / OrNull. */
@@ -756,8 +865,7 @@ static int cv_from_string(const cv_run *run, const ty_column *src, uint32_t firs
         const char *s = (const char *)ty_column_row_bytes(src, row, &n);
         while (fixed && n > 0 && s[n - 1] == 0) n--;
         rc = cv_parse_one(&parse, dst, s, n, err);
-        bool value_error = rc == MU_EPARSE || rc == MU_ETOO_LARGE || rc == MU_EDECIMAL_OVERFLOW;
-        if (rc != 0 && value_error && run->mode != CV_THROW) {
+        if (rc != 0 && cv_is_value_error(rc) && run->mode != CV_THROW) {
             rc = cv_append_zero(dst, err);
             if (failed != NULL) failed[i >> 3] |= (uint8_t)(1u << (i & 7));
         }

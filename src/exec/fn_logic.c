@@ -203,6 +203,11 @@ static int logic_bind_not(exec_call *call, mu_arena *arena, mu_err *err) {
 
 /* ---- conversion of branches to the result type ------------------------- */
 
+/* From fn_convert.c (CAST's converter). */
+int exec__convert_check(const ty_type *from, const ty_type *to, mu_err *err);
+int exec__convert_arg(const exec_call *call, const exec_arg *arg, uint32_t rows,
+                      const ty_type *to, bool nulls_as_default, ty_column **out, mu_err *err);
+
 static bool logic_is_int_or_float(const ty_type *t) {
     return exec_type_is_integer(t) || exec_type_is_float(t) || t->kind == TY_BOOL;
 }
@@ -378,10 +383,11 @@ static int logic_convert_scalar(const ty_column *src, const ty_type *s, const ty
 }
 
 /* Converts src (type s) to d; *out is src itself when the types are equal
- * (then *owned is false). */
-static int logic_convert(const ty_column *src, const ty_type *s, const ty_type *d,
-                         mu_mem_tracker *tracker, const ty_column **out, bool *owned,
-                         mu_err *err) {
+ * (then *owned is false). What the fast paths here do not cover (Enums,
+ * Maps, nested Arrays) goes through CAST. */
+static int logic_convert(const exec_call *call, const ty_column *src, const ty_type *s,
+                         const ty_type *d, mu_mem_tracker *tracker, const ty_column **out,
+                         bool *owned, mu_err *err) {
     *owned = false;
     if (ty_type_equal(s, d)) {
         *out = src;
@@ -389,7 +395,10 @@ static int logic_convert(const ty_column *src, const ty_type *s, const ty_type *
     }
     ty_column *c = NULL;
     int rc;
-    if (d->kind != TY_ARRAY) {
+    if (!logic_convertible(s, d)) {
+        exec_arg whole = {src, false};
+        rc = exec__convert_arg(call, &whole, src->row_count, d, false, &c, err);
+    } else if (d->kind != TY_ARRAY) {
         rc = logic_convert_scalar(src, s, d, tracker, &c, err);
     } else {
         /* One level of Array: convert the elements, keep the lengths. */
@@ -477,7 +486,7 @@ static int logic_kernel_if(const exec_call *call, const exec_arg *args, uint32_t
     for (uint32_t b = 0; b < branch_count && rc == 0; b++, converted++) {
         uint32_t a = b + 1 < branch_count ? 2 * b + 1 : call->arg_count - 1;
         is_const[b] = args[a].is_const;
-        rc = logic_convert(args[a].column, call->arg_types[a], call->result_type, tracker,
+        rc = logic_convert(call, args[a].column, call->arg_types[a], call->result_type, tracker,
                            &branches[b], &owned[b], err);
     }
     if (rc == 0) memset(sel, (int)(branch_count - 1), rows);
@@ -511,14 +520,10 @@ static int logic_bind_branches(exec_call *call, mu_arena *arena, mu_err *err) {
         types[b] = call->arg_types[b + 1 < count ? 2 * b + 1 : call->arg_count - 1];
     int rc = exec_type_supertype(types, count, arena, &call->result_type, err);
     if (rc != 0) return rc;
-    for (uint32_t b = 0; b < count; b++) {
-        if (logic_convertible(types[b], call->result_type)) continue;
-        char from[128], to[128];
-        return MU_ERR(err, MU_ENOT_SUPPORTED,
-                      "Function %s cannot convert a branch of type %s to %s yet",
-                      call->function->name, ty_type_name(types[b], from, sizeof(from)),
-                      ty_type_name(call->result_type, to, sizeof(to)));
-    }
+    for (uint32_t b = 0; b < count && rc == 0; b++)
+        if (!logic_convertible(types[b], call->result_type))
+            rc = exec__convert_check(types[b], call->result_type, err);
+    if (rc != 0) return rc;
     call->kernel = logic_kernel_if;
     return 0;
 }

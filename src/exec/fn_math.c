@@ -7,7 +7,9 @@
  * atan2, hypot, pi(), e() are Float64; sign is Int8; isFinite/isInfinite/
  * isNaN are UInt8; intExp2/intExp10 are UInt64; greatest/least pick among
  * their arguments converted to the least supertype, ignoring NULLs (and
- * NaN) unless every argument is one.
+ * NaN) unless every argument is one; roundToExp2 keeps the argument's
+ * type; roundDown(x, [bounds]) answers in the least supertype of x and
+ * the bounds.
  */
 #include "exec/exec_int.h"
 
@@ -382,6 +384,269 @@ static int mt_bind_rounding(exec_call *call, mu_arena *arena, mu_err *err) {
 }
 
 /* ------------------------------------------------------------------ */
+/* roundToExp2, roundDown                                              */
+/* ------------------------------------------------------------------ */
+
+/* roundToExp2(x): integers round down to a power of two (0 for x <= 0);
+ * floats keep sign and exponent and drop the mantissa (0.3 -> 0.25, NaN
+ * becomes inf as in ClickHouse). The result has the argument's type. */
+static int mt_exp2_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                          ty_column *out, mu_err *err) {
+    const ty_type *t = call->arg_types[0];
+    int rc;
+    if (exec_type_is_float(t)) {
+        double *x = exec__scratch(rows, sizeof(double), err);
+        if (x == NULL) return err->code;
+        exec__load_f64(&args[0], rows, x);
+        if (t->kind == TY_FLOAT32) {
+            for (uint32_t r = 0; r < rows; r++) {
+                float f = (float)x[r];
+                uint32_t bits;
+                memcpy(&bits, &f, sizeof(bits));
+                bits &= ~((UINT32_C(1) << 23) - 1);
+                memcpy(&f, &bits, sizeof(f));
+                x[r] = f;
+            }
+        } else {
+            for (uint32_t r = 0; r < rows; r++) {
+                uint64_t bits;
+                memcpy(&bits, &x[r], sizeof(bits));
+                bits &= ~((UINT64_C(1) << 52) - 1);
+                memcpy(&x[r], &bits, sizeof(bits));
+            }
+        }
+        rc = exec__store_f64(out, x, rows, err);
+        free(x);
+        return rc;
+    }
+    uint64_t *v = exec__scratch(rows, sizeof(uint64_t), err);
+    if (v == NULL) return err->code;
+    if (exec_type_is_signed(t)) {
+        exec__load_i64(&args[0], rows, (int64_t *)(void *)v);
+        for (uint32_t r = 0; r < rows; r++)
+            if ((int64_t)v[r] < 0) v[r] = 0;
+    } else {
+        exec__load_u64(&args[0], rows, v);
+    }
+    for (uint32_t r = 0; r < rows; r++)
+        v[r] = v[r] == 0 ? 0 : UINT64_C(1) << (63 - __builtin_clzll(v[r]));
+    rc = exec__store_u64(out, v, rows, err);
+    free(v);
+    return rc;
+}
+
+static int mt_bind_exp2(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    int rc = exec__check_arg_count(call, 1, 1, err);
+    if (rc != 0) return rc;
+    const ty_type *t = call->arg_types[0];
+    if (!exec_type_is_integer(t) && !exec_type_is_float(t) && t->kind != TY_BOOL)
+        return exec__error_arg_type(call, 0, err);
+    call->kernel = mt_exp2_kernel;
+    /* Bool is UInt8 to ClickHouse's unary arithmetic. */
+    call->result_type = t->kind == TY_BOOL ? ty_type_builtin(TY_UINT8) : t;
+    return 0;
+}
+
+/* roundDown(x, [b1, b2, ...]): the largest boundary <= x, the smallest
+ * one when x is below all of them, in the least supertype of x and the
+ * boundaries (a constant array of numbers, sorted and deduplicated at
+ * bind). Below 32 boundaries ClickHouse searches linearly from the
+ * previous row's answer; that search is kept because it decides what a
+ * NaN row gets (the previous answer). */
+#define MT_ROUND_DOWN_LINEAR 32
+
+typedef struct mt_round_down {
+    const ty_type *type;   /* result type (fixed width) */
+    bool is_float;         /* keys are doubles, else 128-bit integers */
+    uint32_t width;        /* bytes of one value */
+    uint32_t count;        /* distinct boundaries, ascending */
+    double *fkeys;
+    __int128 *ikeys;
+    uint8_t *values;       /* count * width raw values */
+} mt_round_down;
+
+/* Row r of a fixed-width integer or Decimal column as a 128-bit integer. */
+static __int128 mt_int_key(const ty_column *c, const ty_type *t, uint32_t width, uint32_t row) {
+    const uint8_t *p = ty_column_values(c) + (size_t)row * width;
+    bool is_signed = t->kind == TY_DECIMAL || exec_type_is_signed(t);
+    switch (width) {
+    case 1: return is_signed ? (__int128)(int8_t)p[0] : (__int128)p[0];
+    case 2: {
+        uint16_t w;
+        memcpy(&w, p, 2);
+        return is_signed ? (__int128)(int16_t)w : (__int128)w;
+    }
+    case 4: {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        return is_signed ? (__int128)(int32_t)w : (__int128)w;
+    }
+    case 8: {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        return is_signed ? (__int128)(int64_t)w : (__int128)w;
+    }
+    default: {
+        __int128 w;
+        memcpy(&w, p, 16);
+        return w;
+    }
+    }
+}
+
+static bool mt_rd_less(const mt_round_down *s, uint32_t i, uint32_t j) {
+    return s->is_float ? s->fkeys[i] < s->fkeys[j] : s->ikeys[i] < s->ikeys[j];
+}
+
+static int mt_round_down_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                 ty_column *out, mu_err *err) {
+    const mt_round_down *s = call->state;
+    ty_column *converted = NULL;
+    exec_arg x = args[0];
+    int rc = 0;
+    if (!ty_type_equal(call->arg_types[0], s->type)) {
+        rc = exec__convert_arg(call, &args[0], rows, s->type, true, &converted, err);
+        if (rc != 0) return rc;
+        x.column = converted;
+        x.is_const = false;
+    }
+    uint8_t *dst;
+    rc = ty_column_append_fixed_uninit(out, rows, (void **)&dst, err);
+    /* The linear search starts in the middle and then from the last answer. */
+    uint32_t it = s->count / 2, n = s->count;
+    for (uint32_t r = 0; rc == 0 && r < rows; r++) {
+        uint32_t row = exec_arg_row(&x, r), pick;
+        double fv = 0;
+        __int128 iv = 0;
+        if (s->is_float) fv = exec_get_f64(x.column, row);
+        else iv = mt_int_key(x.column, s->type, s->width, row);
+#define MT_LT(i) (s->is_float ? s->fkeys[i] < fv : s->ikeys[i] < iv)
+#define MT_LE(i) (s->is_float ? s->fkeys[i] <= fv : s->ikeys[i] <= iv)
+#define MT_GT(i) (s->is_float ? s->fkeys[i] > fv : s->ikeys[i] > iv)
+        if (n < MT_ROUND_DOWN_LINEAR) {
+            if (MT_LT(it)) {
+                while (it != n && MT_LE(it)) it++;
+                if (it != 0) it--;
+            } else {
+                while (MT_GT(it) && it != 0) it--;
+            }
+            pick = it;
+        } else {
+            /* upper_bound: the first boundary greater than the value. */
+            uint32_t lo = 0, hi = n;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                bool value_less = s->is_float ? fv < s->fkeys[mid] : iv < s->ikeys[mid];
+                if (value_less) hi = mid;
+                else lo = mid + 1;
+            }
+            pick = lo == n ? n - 1 : lo == 0 ? 0 : lo - 1;
+        }
+#undef MT_LT
+#undef MT_LE
+#undef MT_GT
+        memcpy(dst + (size_t)r * s->width, s->values + (size_t)pick * s->width, s->width);
+    }
+    ty_column_destroy(converted);
+    return rc;
+}
+
+static int mt_bind_round_down(exec_call *call, mu_arena *arena, mu_err *err) {
+    int rc = exec__check_arg_count(call, 2, 2, err);
+    if (rc != 0) return rc;
+    const ty_type *tx = call->arg_types[0], *ta = call->arg_types[1];
+    char name[128];
+    if (!exec_type_is_number(tx))
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Unsupported type %s of first argument of function %s, must be numeric "
+                      "type.", ty_type_name(tx, name, sizeof(name)), call->function->name);
+    if (ta->kind != TY_ARRAY)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Second argument of function %s, must be array of boundaries to round to.",
+                      call->function->name);
+    if (!exec_type_is_number(ta->child))
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Elements of array of second argument of function %s must be numeric type.",
+                      call->function->name);
+    if (call->arg_consts[1] == NULL)
+        return MU_ERR(err, MU_EILLEGAL_COLUMN, "Argument at index 1 for function %s must be constant",
+                      call->function->name);
+    const ty_type *pair[2] = {tx, ta->child}, *result;
+    rc = exec_type_supertype(pair, 2, arena, &result, err);
+    if (rc != 0) return rc;
+    ty_type *array = mu_arena_calloc(arena, 1, sizeof(*array), err);
+    mt_round_down *s = array ? mu_arena_calloc(arena, 1, sizeof(*s), err) : NULL;
+    if (s == NULL) return err->code;
+    array->kind = TY_ARRAY;
+    array->child = result;
+    exec_arg bounds_arg = {call->arg_consts[1], true};
+    ty_column *bounds;
+    rc = exec__convert_arg(call, &bounds_arg, 1, array, false, &bounds, err);
+    if (rc != 0) return rc;
+    const ty_column *elems = ty_column_child(bounds, 0);
+    uint32_t n = elems->row_count;
+    s->type = result;
+    s->is_float = exec_type_is_float(result);
+    s->width = ty_type_value_bytes(result);
+    uint32_t *order = NULL;
+    if (n == 0) {
+        rc = MU_ERR(err, MU_EINVAL, "Empty array is illegal for boundaries in %s function",
+                    call->function->name);
+    } else {
+        if (s->is_float) s->fkeys = mu_arena_calloc(arena, n, sizeof(double), err);
+        else s->ikeys = mu_arena_calloc(arena, n, sizeof(__int128), err);
+        s->values = mu_arena_calloc(arena, n, s->width, err);
+        order = malloc((size_t)n * sizeof(*order));
+        if ((s->fkeys == NULL && s->ikeys == NULL) || s->values == NULL) rc = err->code;
+        else if (order == NULL) rc = MU_ERR(err, MU_ENOMEM, "out of memory in %s", call->function->name);
+    }
+    if (rc == 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (s->is_float) s->fkeys[i] = exec_get_f64(elems, i);
+            else s->ikeys[i] = mt_int_key(elems, result, s->width, i);
+            order[i] = i;
+        }
+        s->count = n;
+        /* Insertion sort by key (boundary lists are short), then unique. */
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t v = order[i], j = i;
+            while (j > 0 && mt_rd_less(s, v, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = v;
+        }
+        double *fk = s->fkeys;
+        __int128 *ik = s->ikeys;
+        double *fsorted = s->is_float ? mu_arena_calloc(arena, n, sizeof(double), err) : NULL;
+        __int128 *isorted = s->is_float ? NULL : mu_arena_calloc(arena, n, sizeof(__int128), err);
+        if (fsorted == NULL && isorted == NULL) rc = err->code;
+        uint32_t kept = 0;
+        const uint8_t *raw = ty_column_values(elems);
+        for (uint32_t i = 0; rc == 0 && i < n; i++) {
+            uint32_t k = order[i];
+            if (kept > 0 && (s->is_float ? fsorted[kept - 1] == fk[k] : isorted[kept - 1] == ik[k]))
+                continue;
+            if (s->is_float) fsorted[kept] = fk[k];
+            else isorted[kept] = ik[k];
+            memcpy(s->values + (size_t)kept * s->width, raw + (size_t)k * s->width, s->width);
+            kept++;
+        }
+        s->fkeys = fsorted;
+        s->ikeys = isorted;
+        s->count = kept;
+    }
+    free(order);
+    ty_column_destroy(bounds);
+    if (rc != 0) return rc;
+    call->state = s;
+    call->kernel = mt_round_down_kernel;
+    call->result_type = result;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* greatest, least                                                     */
 /* ------------------------------------------------------------------ */
 
@@ -458,6 +723,53 @@ static int mt_extreme_kernel(const exec_call *call, const exec_arg *args, uint32
     return rc;
 }
 
+/* Two numbers (not Nullable, not Decimal): ClickHouse answers with its
+ * binary least/greatest, typed as `if` types two numbers (ResultOfIf):
+ * the wider size, doubled when an integer is at least as wide as the
+ * float or an unsigned at least as wide as the signed; a float result is
+ * Float32 up to 4 bytes. 16-byte integers (UInt64 with Int8..Int32) are
+ * Int128, which muscles lacks. Returns false when this rule does not
+ * apply. */
+static bool mt_native_number(const ty_type *t) {
+    return exec_type_is_integer(t) || exec_type_is_float(t) || t->kind == TY_BOOL;
+}
+
+static int mt_result_of_if(const exec_call *call, const ty_type **out, mu_err *err) {
+    const ty_type *a = call->arg_types[0], *b = call->arg_types[1];
+    ty_kind ka = a->kind == TY_BOOL ? TY_UINT8 : a->kind, kb = b->kind == TY_BOOL ? TY_UINT8 : b->kind;
+    if (ka == kb) {
+        *out = ty_type_builtin(ka);
+        return 0;
+    }
+    const ty_type *ta = ty_type_builtin(ka), *tb = ty_type_builtin(kb);
+    unsigned sa = ty_type_value_bytes(ta), sb = ty_type_value_bytes(tb);
+    bool fa = exec_type_is_float(ta), fb = exec_type_is_float(tb);
+    bool sga = exec_type_is_signed(ta), sgb = exec_type_is_signed(tb);
+    bool has_float = fa || fb, has_integer = !fa || !fb;
+    bool has_signed = sga || sgb, has_unsigned = !sga || !sgb;
+    unsigned max_unsigned = MU_MAX(sga ? 0 : sa, sgb ? 0 : sb);
+    unsigned max_signed = MU_MAX(sga ? sa : 0, sgb ? sb : 0);
+    unsigned max_integer = MU_MAX(fa ? 0 : sa, fb ? 0 : sb);
+    unsigned max_float = MU_MAX(fa ? sa : 0, fb ? sb : 0);
+    unsigned size = MU_MAX(sa, sb);
+    if ((has_float && has_integer && max_integer >= max_float) ||
+        (has_signed && has_unsigned && max_unsigned >= max_signed))
+        size *= 2;
+    if (has_float) {
+        *out = ty_type_builtin(size <= 4 ? TY_FLOAT32 : TY_FLOAT64);
+        return 0;
+    }
+    if (size > 8) {
+        char na[64], nb[64];
+        return MU_ERR(err, MU_ENOT_SUPPORTED,
+                      "%s of %s and %s would be Int128, which is not supported",
+                      call->function->name, ty_type_name(a, na, sizeof(na)),
+                      ty_type_name(b, nb, sizeof(nb)));
+    }
+    *out = ty_type_builtin(exec_int_kind(size, has_signed));
+    return 0;
+}
+
 static int mt_bind_extreme(exec_call *call, mu_arena *arena, mu_err *err) {
     if (call->arg_count == 0)
         return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS,
@@ -469,7 +781,12 @@ static int mt_bind_extreme(exec_call *call, mu_arena *arena, mu_err *err) {
         return 0;
     }
     const ty_type *result;
-    int rc = exec_type_supertype(call->arg_types, call->arg_count, arena, &result, err);
+    int rc;
+    if (call->arg_count == 2 && mt_native_number(call->arg_types[0]) &&
+        mt_native_number(call->arg_types[1]))
+        rc = mt_result_of_if(call, &result, err);
+    else
+        rc = exec_type_supertype(call->arg_types, call->arg_count, arena, &result, err);
     for (uint32_t k = 0; k < call->arg_count && rc == 0; k++)
         rc = exec__convert_check(call->arg_types[k], result, err);
     if (rc != 0) return rc;
@@ -535,6 +852,9 @@ MT_ROUNDING(ceiling, "ceiling", MT_CI, MT_CEIL)
 MT_ROUNDING(trunc, "trunc", MT_CI, MT_TRUNC)
 MT_ROUNDING(truncate, "truncate", MT_CI, MT_TRUNC)
 
+static const exec_function mt_fn_round_to_exp2 = {"roundToExp2", 0, mt_bind_exp2};
+static const exec_function mt_fn_round_down = {"roundDown", 0, mt_bind_round_down};
+
 static const mt_extreme_fn mt_fn_greatest = {
     {"greatest", EXEC_FN_NULLS_CUSTOM | MT_CI, mt_bind_extreme}, true};
 static const mt_extreme_fn mt_fn_least = {
@@ -551,5 +871,5 @@ const exec_function *const exec__functions_math[] = {
     &mt_fn_is_nan.base, &mt_fn_int_exp2.base, &mt_fn_int_exp10.base, &mt_fn_round.base,
     &mt_fn_round_bankers.base, &mt_fn_floor.base, &mt_fn_ceil.base, &mt_fn_ceiling.base,
     &mt_fn_trunc.base, &mt_fn_truncate.base, &mt_fn_greatest.base, &mt_fn_least.base,
-    NULL,
+    &mt_fn_round_to_exp2, &mt_fn_round_down, NULL,
 };

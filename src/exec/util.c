@@ -4,6 +4,13 @@
  */
 #include "exec/exec_int.h"
 
+/* Loads count values from row first of a numeric-like column (see
+ * exec_get_*), for kernels that work on a range (Array elements).
+ * Declared here and by their users until exec_int.h carries them. */
+void exec__load_f64_at(const ty_column *column, uint32_t first, uint32_t count, double *out);
+void exec__load_i64_at(const ty_column *column, uint32_t first, uint32_t count, int64_t *out);
+void exec__load_u64_at(const ty_column *column, uint32_t first, uint32_t count, uint64_t *out);
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,18 +126,15 @@ UTIL_DEFINE_GET(exec_get_u64, uint64_t)
 
 #define UTIL_LOAD_LOOP(T, dst_type)                                                        \
     do {                                                                                   \
-        const T *src = (const T *)(const void *)ty_column_values(a->column);               \
-        for (uint32_t i = 0; i < rows; i++) out[i] = (dst_type)src[i];                     \
+        const T *src = (const T *)(const void *)ty_column_values(column) + first;          \
+        for (uint32_t i = 0; i < count; i++) out[i] = (dst_type)src[i];                    \
     } while (0)
 
-#define UTIL_DEFINE_LOAD(name, dst_type, getter)                                            \
-    void name(const exec_arg *a, uint32_t rows, dst_type *out) {                            \
-        if (a->is_const) {                                                                  \
-            dst_type v = getter(a->column, 0);                                              \
-            for (uint32_t i = 0; i < rows; i++) out[i] = v;                                 \
-            return;                                                                         \
-        }                                                                                   \
-        const ty_type *t = util_value_type(a->column);                                      \
+/* Rows [first, first + count) of a column (Array elements start anywhere). */
+#define UTIL_DEFINE_LOAD_AT(name, dst_type, getter)                                         \
+    void name(const ty_column *column, uint32_t first, uint32_t count, dst_type *out) {     \
+        const ty_type *t = util_value_type(column);                                         \
+        MU_DEBUG_ASSERT((uint64_t)first + count <= column->row_count);                      \
         switch (t->kind) {                                                                  \
         case TY_UINT8: case TY_BOOL: UTIL_LOAD_LOOP(uint8_t, dst_type); return;             \
         case TY_UINT16: case TY_DATE: UTIL_LOAD_LOOP(uint16_t, dst_type); return;           \
@@ -143,14 +147,28 @@ UTIL_DEFINE_GET(exec_get_u64, uint64_t)
         case TY_FLOAT32: UTIL_LOAD_LOOP(float, dst_type); return;                           \
         case TY_FLOAT64: UTIL_LOAD_LOOP(double, dst_type); return;                          \
         default:                                                                            \
-            for (uint32_t i = 0; i < rows; i++) out[i] = getter(a->column, i);              \
+            for (uint32_t i = 0; i < count; i++) out[i] = getter(column, first + i);        \
             return;                                                                         \
         }                                                                                   \
     }
 
-UTIL_DEFINE_LOAD(exec__load_f64, double, exec_get_f64)
-UTIL_DEFINE_LOAD(exec__load_i64, int64_t, exec_get_i64)
-UTIL_DEFINE_LOAD(exec__load_u64, uint64_t, exec_get_u64)
+UTIL_DEFINE_LOAD_AT(exec__load_f64_at, double, exec_get_f64)
+UTIL_DEFINE_LOAD_AT(exec__load_i64_at, int64_t, exec_get_i64)
+UTIL_DEFINE_LOAD_AT(exec__load_u64_at, uint64_t, exec_get_u64)
+
+#define UTIL_DEFINE_LOAD(name, dst_type, getter, at)                                        \
+    void name(const exec_arg *a, uint32_t rows, dst_type *out) {                            \
+        if (a->is_const) {                                                                  \
+            dst_type v = getter(a->column, 0);                                              \
+            for (uint32_t i = 0; i < rows; i++) out[i] = v;                                 \
+            return;                                                                         \
+        }                                                                                   \
+        at(a->column, 0, rows, out);                                                        \
+    }
+
+UTIL_DEFINE_LOAD(exec__load_f64, double, exec_get_f64, exec__load_f64_at)
+UTIL_DEFINE_LOAD(exec__load_i64, int64_t, exec_get_i64, exec__load_i64_at)
+UTIL_DEFINE_LOAD(exec__load_u64, uint64_t, exec_get_u64, exec__load_u64_at)
 
 #define UTIL_STORE_LOOP(T)                                                                 \
     do {                                                                                   \

@@ -396,6 +396,27 @@ static int prefix(sql_parser *p, sql_node **out) {
         rc = expr_items(p, SQL_TOK_RBRACKET, &n->array.items, &trailing);
         break;
     }
+    case SQL_TOK_LBRACE: {
+        /* {k: v, ...} is map(k, v, ...), as in ClickHouse. */
+        sql__advance(p);
+        n->kind = SQL_FUNC;
+        n->func.name.ptr = "map";
+        n->func.name.length = 3;
+        if (sql__accept(p, SQL_TOK_RBRACE)) break;
+        for (;;) {
+            sql_node *k = NULL, *v = NULL;
+            rc = sql__expr(p, &k);
+            if (rc < 0) return rc;
+            if (!sql__accept(p, SQL_TOK_COLON)) return sql__fail(p, "':'");
+            rc = sql__expr(p, &v);
+            if (rc < 0) return rc;
+            if (sql__list_push(p, &n->func.args, k) < 0 || sql__list_push(p, &n->func.args, v) < 0)
+                return p->rc;
+            if (sql__accept(p, SQL_TOK_RBRACE)) break;
+            if (!sql__accept(p, SQL_TOK_COMMA)) return sql__fail(p, "',' or '}'");
+        }
+        break;
+    }
     default: return sql__fail(p, "expression");
     }
     if (rc < 0) return rc;

@@ -241,7 +241,7 @@ int sql__op_array_join(sql_query *q, sql_operator *input, uint32_t column, bool 
                        mu_err *err) {
     if (input->types[column]->kind != TY_ARRAY) {
         char tn[128];
-        int rc = MU_ERR(err, MU_EILLEGAL_TYPE, "ARRAY JOIN requires array argument, got %s",
+        int rc = MU_ERR(err, MU_ETYPE, "Argument for function arrayJoin must be Array, got %s",
                         ty_type_name(input->types[column], tn, sizeof(tn)));
         sql__op_destroy(input);
         return rc;

