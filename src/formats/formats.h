@@ -22,6 +22,27 @@ typedef enum fmt_kind {
     FMT_CSV_WITH_NAMES,
     FMT_CSV_WITH_NAMES_AND_TYPES,
     FMT_JSON_EACH_ROW,             /* JSONEachRow, JSONLines, NDJSON */
+    /* The kinds below are read and written through fmt_writer / the
+     * reader table (each implemented in its own file, see README.md). */
+    FMT_JSON,
+    FMT_JSON_COMPACT,
+    FMT_JSON_STRINGS,
+    FMT_JSON_COLUMNS,
+    FMT_JSON_COMPACT_EACH_ROW,
+    FMT_JSON_STRINGS_EACH_ROW,
+    FMT_PRETTY,
+    FMT_PRETTY_COMPACT,
+    FMT_PRETTY_COMPACT_MONO_BLOCK,
+    FMT_PRETTY_SPACE,
+    FMT_VERTICAL,
+    FMT_MARKDOWN,
+    FMT_TSKV,
+    FMT_VALUES,
+    FMT_NULL,
+    FMT_ROW_BINARY,
+    FMT_ROW_BINARY_WITH_NAMES,
+    FMT_ROW_BINARY_WITH_NAMES_AND_TYPES,
+    FMT_NATIVE,
     FMT_KIND_COUNT
 } fmt_kind;
 
@@ -46,6 +67,46 @@ int fmt_write_rows(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *er
 int fmt_write_footer(fmt_kind kind, mu_buf *out, mu_err *err);
 
 /* ------------------------------------------------------------------ */
+/* Stateful output: one result (header, rows in batches, totals, end)  */
+/* ------------------------------------------------------------------ */
+
+typedef struct fmt_output_options {
+    bool quote_64bit_integers;    /* JSON: (U)Int64 as strings (ClickHouse's default: true) */
+    bool decimal_trailing_zeros;  /* output_format_decimal_trailing_zeros */
+} fmt_output_options;
+
+/* What the JSON formats print after the rows ("rows", "statistics"). */
+typedef struct fmt_result_info {
+    uint64_t rows_before_limit;
+    bool has_rows_before_limit;
+    double elapsed_s;
+    uint64_t rows_read;
+    uint64_t bytes_read;
+} fmt_result_info;
+
+typedef struct fmt_writer fmt_writer;
+
+/* True when fmt_writer_create accepts the kind. */
+bool fmt_can_write(fmt_kind kind);
+/* The Content-Type ClickHouse's HTTP interface sends for the format. */
+const char *fmt_content_type(fmt_kind kind);
+/* opt may be NULL (ClickHouse's defaults). MU_ENOT_SUPPORTED for kinds not
+ * written yet. */
+int fmt_writer_create(fmt_kind kind, const fmt_output_options *opt, fmt_writer **out,
+                      mu_err *err);
+void fmt_writer_destroy(fmt_writer *w); /* accepts NULL */
+/* Once, before any row: schema is a sealed batch with the result's
+ * columns (its rows are not written). */
+int fmt_writer_begin(fmt_writer *w, const ty_batch *schema, mu_buf *out, mu_err *err);
+/* The visible rows of a batch of the schema's columns; any number of
+ * calls. */
+int fmt_writer_rows(fmt_writer *w, const ty_batch *batch, mu_buf *out, mu_err *err);
+/* WITH TOTALS: one row, after the last fmt_writer_rows. */
+int fmt_writer_totals(fmt_writer *w, const ty_batch *totals, mu_buf *out, mu_err *err);
+/* Once, at the end (info may be NULL). */
+int fmt_writer_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu_err *err);
+
+/* ------------------------------------------------------------------ */
 /* Input                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -60,8 +121,13 @@ enum fmt_read_flags {
 /* A streaming reader. Records (lines; CSV records may span lines inside
  * quotes) may be split anywhere between fmt_reader_feed calls; the
  * incomplete tail is kept until more bytes arrive. */
+struct fmt__reader_vt;
+
 typedef struct fmt_reader {
     fmt_kind kind;
+    /* Kinds other than TSV/CSV: their reader (formats_int.h) and its state. */
+    const struct fmt__reader_vt *vt;
+    void *impl;
     unsigned flags;
     ty_batch *batch;        /* borrowed: rows are appended to its columns */
     mu_buf pending;         /* bytes not yet parsed */

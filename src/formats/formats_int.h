@@ -9,4 +9,46 @@
 /* JSONEachRow rows of the batch's visible rows (json_each_row.c). */
 int fmt__write_json_each_row(const ty_batch *batch, mu_buf *out, mu_err *err);
 
+/* ---- writers: one vtable per family, in its own file ------------------ */
+
+/* The writer object every family shares. state is the family's own. */
+struct fmt_writer {
+    fmt_kind kind;
+    fmt_output_options opt;
+    const struct fmt__writer_vt *vt;
+    void *state;
+    uint64_t rows;           /* rows written so far (fmt_writer_rows) */
+    const ty_batch *schema;  /* borrowed from begin until end */
+};
+
+typedef struct fmt__writer_vt {
+    /* Each may be NULL: nothing to write at that step. */
+    int (*begin)(fmt_writer *w, const ty_batch *schema, mu_buf *out, mu_err *err);
+    int (*rows)(fmt_writer *w, const ty_batch *batch, mu_buf *out, mu_err *err);
+    int (*totals)(fmt_writer *w, const ty_batch *totals, mu_buf *out, mu_err *err);
+    int (*end)(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu_err *err);
+    void (*destroy)(fmt_writer *w); /* frees w->state */
+} fmt__writer_vt;
+
+/* Returns the family's vtable for kind, or NULL if the family does not
+ * write it. Each family file defines one (weakly ordered in writer.c). */
+const fmt__writer_vt *fmt__writer_text(fmt_kind kind);    /* TSV, CSV, JSONEachRow (writer.c) */
+const fmt__writer_vt *fmt__writer_json(fmt_kind kind);    /* json.c */
+const fmt__writer_vt *fmt__writer_pretty(fmt_kind kind);  /* pretty.c: Pretty*, Vertical, Markdown, TSKV, Values, Null */
+const fmt__writer_vt *fmt__writer_binary(fmt_kind kind);  /* binary.c: RowBinary*, Native */
+
+/* ---- readers of the kinds after TSV/CSV -------------------------------- */
+
+typedef struct fmt__reader_vt {
+    /* r->kind, r->batch, r->flags are set; allocate r->impl. */
+    int (*init)(fmt_reader *r, mu_err *err);
+    /* As fmt_reader_feed / fmt_reader_finish (returns 0, 1 or MU_E*). */
+    int (*feed)(fmt_reader *r, const void *data, size_t length_bytes, mu_err *err);
+    int (*finish)(fmt_reader *r, mu_err *err);
+    void (*deinit)(fmt_reader *r); /* frees r->impl */
+} fmt__reader_vt;
+
+const fmt__reader_vt *fmt__reader_json(fmt_kind kind);    /* json_read.c */
+const fmt__reader_vt *fmt__reader_binary(fmt_kind kind);  /* binary.c */
+
 #endif /* MUSCLES_FORMATS_INT_H */

@@ -29,16 +29,20 @@ int fmt_reader_init(fmt_reader *r, fmt_kind kind, ty_batch *batch, unsigned flag
     r->flags = flags;
     r->batch = batch;
     r->max_record_bytes = max_record_bytes ? max_record_bytes : FMT_LINE_BYTES_DEFAULT;
+    mu_buf_init(&r->pending, 0);
+    mu_buf_init(&r->field, 0);
+    r->vt = fmt__reader_json(kind);
+    if (r->vt == NULL) r->vt = fmt__reader_binary(kind);
+    if (r->vt != NULL) return r->vt->init(r, err);
     if (kind == FMT_TSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES) r->header_lines = 1;
     if (kind == FMT_TSV_WITH_NAMES_AND_TYPES || kind == FMT_CSV_WITH_NAMES_AND_TYPES)
         r->header_lines = 2;
-    mu_buf_init(&r->pending, 0);
-    mu_buf_init(&r->field, 0);
     return 0;
 }
 
 void fmt_reader_deinit(fmt_reader *r) {
     if (r == NULL) return;
+    if (r->vt != NULL && r->vt->deinit) r->vt->deinit(r);
     mu_buf_deinit(&r->pending);
     mu_buf_deinit(&r->field);
 }
@@ -377,6 +381,7 @@ static int fr_drain(fmt_reader *r, bool final, mu_err *err) {
 
 int fmt_reader_feed(fmt_reader *r, const void *data, size_t length_bytes, mu_err *err) {
     MU_ASSERT(r != NULL && r->batch != NULL && (data != NULL || length_bytes == 0));
+    if (r->vt != NULL) return r->vt->feed(r, data, length_bytes, err);
     int rc = length_bytes ? mu_buf_append(&r->pending, data, length_bytes, err) : 0;
     if (rc != 0) return rc;
     return fr_drain(r, false, err);
@@ -384,5 +389,6 @@ int fmt_reader_feed(fmt_reader *r, const void *data, size_t length_bytes, mu_err
 
 int fmt_reader_finish(fmt_reader *r, mu_err *err) {
     MU_ASSERT(r != NULL && r->batch != NULL);
+    if (r->vt != NULL) return r->vt->finish(r, err);
     return fr_drain(r, true, err); /* empty input without header: no rows */
 }

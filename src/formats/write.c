@@ -30,6 +30,26 @@ static const fmt_alias fmt_aliases[] = {
     {"JSONEachRow", FMT_JSON_EACH_ROW},
     {"JSONLines", FMT_JSON_EACH_ROW},
     {"NDJSON", FMT_JSON_EACH_ROW},
+    {"JSON", FMT_JSON},
+    {"JSONCompact", FMT_JSON_COMPACT},
+    {"JSONStrings", FMT_JSON_STRINGS},
+    {"JSONColumns", FMT_JSON_COLUMNS},
+    {"JSONCompactEachRow", FMT_JSON_COMPACT_EACH_ROW},
+    {"JSONStringsEachRow", FMT_JSON_STRINGS_EACH_ROW},
+    {"Pretty", FMT_PRETTY},
+    {"PrettyCompact", FMT_PRETTY_COMPACT},
+    {"PrettyCompactMonoBlock", FMT_PRETTY_COMPACT_MONO_BLOCK},
+    {"PrettySpace", FMT_PRETTY_SPACE},
+    {"Vertical", FMT_VERTICAL},
+    {"Markdown", FMT_MARKDOWN},
+    {"MD", FMT_MARKDOWN},
+    {"TSKV", FMT_TSKV},
+    {"Values", FMT_VALUES},
+    {"Null", FMT_NULL},
+    {"RowBinary", FMT_ROW_BINARY},
+    {"RowBinaryWithNames", FMT_ROW_BINARY_WITH_NAMES},
+    {"RowBinaryWithNamesAndTypes", FMT_ROW_BINARY_WITH_NAMES_AND_TYPES},
+    {"Native", FMT_NATIVE},
 };
 
 fmt_kind fmt_find(const char *name) {
@@ -49,7 +69,8 @@ const char *fmt_name(fmt_kind kind) {
 bool fmt_can_read(fmt_kind kind) {
     return kind == FMT_TSV || kind == FMT_TSV_WITH_NAMES ||
            kind == FMT_TSV_WITH_NAMES_AND_TYPES || kind == FMT_CSV ||
-           kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES;
+           kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES ||
+           fmt__reader_json(kind) != NULL || fmt__reader_binary(kind) != NULL;
 }
 
 static bool fmt_is_csv(fmt_kind kind) {
