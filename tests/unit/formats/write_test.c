@@ -24,9 +24,10 @@ static void test_find(void **state) {
     assert_int_equal(fmt_find("TSVWithName"), FMT_UNKNOWN);
     assert_int_equal(fmt_find(""), FMT_UNKNOWN);
     assert_int_equal(fmt_find(NULL), FMT_UNKNOWN);
-    assert_int_equal(fmt_find("JSON"), FMT_UNKNOWN);
+    assert_int_equal(fmt_find("JSON"), FMT_JSON);
+    assert_int_equal(fmt_find("json"), FMT_UNKNOWN);
+    assert_true(fmt_can_write(FMT_TSV));
     assert_false(fmt_can_read(FMT_TSV_RAW));
-    assert_false(fmt_can_read(FMT_JSON_EACH_ROW));
     assert_true(fmt_can_read(FMT_CSV_WITH_NAMES_AND_TYPES));
 }
 
