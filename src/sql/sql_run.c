@@ -12,15 +12,6 @@
 
 /* ---- output ---------------------------------------------------------------- */
 
-static const char *run_content_type(fmt_kind kind) {
-    switch (kind) {
-    case FMT_CSV: case FMT_CSV_WITH_NAMES: case FMT_CSV_WITH_NAMES_AND_TYPES:
-        return "text/csv; charset=UTF-8; header=absent";
-    case FMT_JSON_EACH_ROW: return "application/x-ndjson; charset=UTF-8";
-    default: return "text/tab-separated-values; charset=UTF-8";
-    }
-}
-
 /* A batch over a chunk's columns (owned ones moved, borrowed ones copied). */
 static int run_chunk_batch(sql_query *q, const sql_operator *op, sql_chunk *c, ty_batch **out,
                            mu_err *err) {
@@ -74,9 +65,8 @@ static int run_flush(sql_io *io, mu_buf *buf, mu_err *err) {
     return rc;
 }
 
-/* Totals after the main result (WITH TOTALS): one row, after an empty line
- * in the text formats. */
-static int run_totals(sql_query *q, fmt_kind kind, mu_buf *buf, mu_err *err) {
+/* WITH TOTALS: the SELECT expressions over the aggregate's totals row. */
+static int run_totals(sql_query *q, fmt_writer *w, mu_buf *buf, mu_err *err) {
     sql_chunk *t = NULL;
     int rc = sql__op_aggregate_totals(q->totals_source, &t, err);
     if (rc != 0 || t == NULL) return rc;
@@ -88,64 +78,68 @@ static int run_totals(sql_query *q, fmt_kind kind, mu_buf *buf, mu_err *err) {
         if (rc == 0) rc = ty_batch_add_column_take(b, q->totals_names[i], col, err);
     }
     if (rc == 0) rc = ty_batch_seal(b, err);
-    if (rc == 0 && kind != FMT_JSON_EACH_ROW) {
-        rc = mu_buf_append_u8(buf, '\n', err);
-        if (rc == 0) rc = fmt_write_rows(kind == FMT_TSV_WITH_NAMES || kind == FMT_TSV_WITH_NAMES_AND_TYPES
-                                             ? FMT_TSV
-                                         : kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES
-                                             ? FMT_CSV
-                                             : kind,
-                                         b, buf, err);
-    }
+    if (rc == 0) rc = fmt_writer_totals(w, b, buf, err);
     ty_batch_destroy(b);
     sql__chunk_free(t);
     return rc;
 }
 
 int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err) {
-    bool null_format = strcmp(format, "Null") == 0;
-    fmt_kind kind = null_format ? FMT_TSV : fmt_find(format);
+    fmt_kind kind = fmt_find(format);
     if (kind == FMT_UNKNOWN) {
-        static const char *later[] = {"JSON", "JSONCompact", "JSONStrings", "JSONColumns",
-                                      "Pretty", "PrettyCompact", "PrettyCompactMonoBlock",
-                                      "PrettySpace", "Vertical", "Markdown", "TSKV", "Arrow",
-                                      "ArrowStream", "RowBinary", "RowBinaryWithNames",
-                                      "RowBinaryWithNamesAndTypes", "Native", "Values",
-                                      "JSONCompactEachRow", "JSONStringsEachRow", "Parquet"};
+        static const char *later[] = {"Arrow", "ArrowStream", "Parquet", "ORC", "Avro",
+                                      "CapnProto", "Protobuf", "MsgPack", "XML", "Template",
+                                      "CustomSeparated", "LineAsString", "RawBLOB"};
         for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
             if (strcmp(format, later[i]) == 0)
                 return MU_ERR(err, MU_ENOT_SUPPORTED, "output format %s is not supported yet",
                               format);
         return MU_ERR(err, MU_EUNKNOWN_FORMAT, "Unknown format %s", format);
     }
+    /* Null: the query runs, nothing is written. */
+    bool null_format = kind == FMT_NULL;
+    fmt_writer *w = NULL;
+    const char *quote = sql_session_get(q->session, "output_format_json_quote_64bit_integers");
+    const char *zeros = sql_session_get(q->session, "output_format_decimal_trailing_zeros");
+    fmt_output_options opt = {.quote_64bit_integers = quote == NULL || strcmp(quote, "0") != 0,
+                              .decimal_trailing_zeros = zeros != NULL && strcmp(zeros, "1") == 0};
+    int rc = null_format ? 0 : fmt_writer_create(kind, &opt, &w, err);
+    if (rc != 0) return rc;
     mu_buf buf;
     mu_buf_init(&buf, 0);
-    int rc = io->begin ? io->begin(io->ctx, null_format ? "Null" : fmt_name(kind),
-                                   run_content_type(kind), err)
-                       : 0;
-    if (rc == 0 && !null_format) {
-        ty_batch *h = NULL;
+    ty_batch *h = NULL;
+    rc = io->begin ? io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err) : 0;
+    if (rc == 0 && w) {
         rc = run_header_batch(q, op, &h, err);
-        if (rc == 0) rc = fmt_write_header(kind, h, &buf, err);
-        ty_batch_destroy(h);
+        if (rc == 0) rc = fmt_writer_begin(w, h, &buf, err);
     }
     while (rc == 0) {
         sql_chunk *c = NULL;
         rc = sql__op_next(op, &c, err);
         if (rc != 0 || c == NULL) break;
         io->result_rows += c->rows;
-        if (!null_format) {
+        if (w) {
             ty_batch *b = NULL;
             rc = run_chunk_batch(q, op, c, &b, err);
-            if (rc == 0) rc = fmt_write_rows(kind, b, &buf, err);
+            if (rc == 0) rc = fmt_writer_rows(w, b, &buf, err);
             ty_batch_destroy(b);
         }
         sql__chunk_free(c);
         if (rc == 0 && buf.length_bytes >= (1u << 20)) rc = run_flush(io, &buf, err);
     }
-    if (rc == 0 && q->totals_source && !null_format) rc = run_totals(q, kind, &buf, err);
-    if (rc == 0 && !null_format) rc = fmt_write_footer(kind, &buf, err);
+    if (rc == 0 && q->totals_source && w) rc = run_totals(q, w, &buf, err);
+    if (rc == 0 && w) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        int64_t now_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+        fmt_result_info info = {0};
+        info.elapsed_s = (double)(now_us - q->ctx.now_us) / 1e6;
+        info.rows_read = q->process ? q->process->read_rows : 0;
+        rc = fmt_writer_end(w, &info, &buf, err);
+    }
     if (rc == 0) rc = run_flush(io, &buf, err);
+    fmt_writer_destroy(w);
+    ty_batch_destroy(h);
     mu_buf_deinit(&buf);
     return rc;
 }
