@@ -58,6 +58,16 @@ static int agg_if_update(const exec_agg *a, void *const *states, const exec_arg 
     return rc;
 }
 
+static int agg_passthrough_update(const exec_agg *a, void *const *states, const exec_arg *args,
+                                  uint32_t rows, mu_err *err) {
+    return agg_inner(a)->update(agg_inner(a), states, args, rows, err);
+}
+
+static int agg_passthrough_update_all(const exec_agg *a, void *state, const exec_arg *args,
+                                      uint32_t rows, mu_err *err) {
+    return agg_inner(a)->update_all(agg_inner(a), state, args, rows, err);
+}
+
 static int agg_if_merge(const exec_agg *a, void *dst, const void *src, mu_err *err) {
     return agg_inner(a)->merge(agg_inner(a), dst, src, err);
 }
@@ -222,6 +232,147 @@ static int agg_bind_plain(const exec_context *ctx, mu_arena *arena, const exec_a
     return 0;
 }
 
+/* ---- -State: the result is the serialized state ------------------------ */
+
+static int agg_state_finalize(const exec_agg *a, void *state, ty_column *out, mu_err *err) {
+    mu_buf b;
+    mu_buf_init(&b, 0);
+    int rc = agg_inner(a)->serialize(agg_inner(a), state, &b, err);
+    if (rc == 0) rc = ty_column_append_bytes(out, b.data ? b.data : (const uint8_t *)"", b.length_bytes, err);
+    mu_buf_deinit(&b);
+    return rc;
+}
+
+static void agg_copy_header(exec_agg *a, const exec_agg *inner, const exec_context *ctx,
+                            const ty_type *const *arg_types, uint32_t arg_count,
+                            const ty_column *const *params, uint32_t param_count) {
+    memset(a, 0, sizeof(*a));
+    a->function = inner->function;
+    a->ctx = ctx;
+    a->arg_count = arg_count;
+    a->arg_types = arg_types;
+    a->param_count = param_count;
+    a->params = params;
+    a->bind_state = (void *)inner; /* read-only through agg_inner */
+    a->state_bytes = inner->state_bytes;
+}
+
+static int agg_bind_state(const exec_context *ctx, mu_arena *arena, const char *name, size_t stem,
+                          const ty_type *const *arg_types, uint32_t arg_count,
+                          const ty_column *const *params, uint32_t param_count, exec_agg *a,
+                          mu_err *err) {
+    char *stem_name = mu_arena_strndup(arena, name, stem, err);
+    exec_agg *inner = mu_arena_calloc(arena, 1, sizeof(*inner), err);
+    ty_type *t = mu_arena_calloc(arena, 1, sizeof(*t), err);
+    const ty_type **args = mu_arena_calloc(arena, arg_count + 1, sizeof(*args), err);
+    if (stem_name == NULL || inner == NULL || t == NULL || args == NULL) return err->code;
+    int rc = exec_agg_bind(ctx, arena, stem_name, arg_types, arg_count, params, param_count, inner,
+                           err);
+    if (rc != 0) return rc;
+    /* AggregateFunction(f[(params)], T...), as ClickHouse names the type. */
+    mu_buf fn;
+    mu_buf_init(&fn, 0);
+    rc = mu_buf_append_str(&fn, stem_name, err);
+    for (uint32_t i = 0; rc == 0 && i < param_count; i++) {
+        rc = mu_buf_append_str(&fn, i ? ", " : "(", err);
+        if (rc == 0) rc = ty_column_render_text(params[i], 0, TY_RENDER_QUOTED, &fn, err);
+        if (rc == 0 && i + 1 == param_count) rc = mu_buf_append_u8(&fn, ')', err);
+    }
+    if (rc == 0) {
+        t->kind = TY_STRING;
+        t->aggregate_function = mu_arena_strndup(arena, (const char *)fn.data, fn.length_bytes, err);
+        if (t->aggregate_function == NULL) rc = err->code;
+    }
+    mu_buf_deinit(&fn);
+    if (rc != 0) return rc;
+    for (uint32_t i = 0; i < arg_count; i++) {
+        const ty_type *at = arg_types[i];
+        if (at->kind == TY_LOW_CARDINALITY) at = at->child;
+        args[i] = at;
+    }
+    t->aggregate_args = args;
+    t->aggregate_arg_count = arg_count;
+    agg_copy_header(a, inner, ctx, arg_types, arg_count, params, param_count);
+    a->result_type = t;
+    a->init = agg_if_init;
+    a->update = agg_passthrough_update;
+    a->update_all = agg_passthrough_update_all;
+    a->merge = agg_if_merge;
+    a->serialize = agg_if_serialize;
+    a->deserialize = agg_if_deserialize;
+    a->finalize = agg_state_finalize;
+    a->destroy = agg_if_destroy;
+    return 0;
+}
+
+/* ---- -Merge: the argument holds serialized states to combine ------------- */
+
+static int agg_merge_update(const exec_agg *a, void *const *states, const exec_arg *args,
+                            uint32_t rows, mu_err *err) {
+    const exec_agg *in = agg_inner(a);
+    void *tmp = aligned_alloc(16, in->state_bytes);
+    if (tmp == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory merging states");
+    int rc = 0;
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        if (states[i] == NULL) continue;
+        size_t n, used = 0;
+        const uint8_t *bytes = ty_column_row_bytes(args[0].column, exec_arg_row(&args[0], i), &n);
+        in->init(in, tmp);
+        rc = in->deserialize(in, tmp, bytes, n, &used, err);
+        if (rc == 0 && used != n)
+            rc = MU_CORRUPT(err, "state of %s: %zu bytes left over", a->function->name, n - used);
+        if (rc == 0) rc = in->merge(in, states[i], tmp, err);
+        if (in->destroy) in->destroy(in, tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+static int agg_merge_update_all(const exec_agg *a, void *state, const exec_arg *args,
+                                uint32_t rows, mu_err *err) {
+    void **states = exec__scratch(rows, sizeof(*states), err);
+    if (states == NULL) return err->code;
+    for (uint32_t i = 0; i < rows; i++) states[i] = state;
+    int rc = agg_merge_update(a, states, args, rows, err);
+    free(states);
+    return rc;
+}
+
+static int agg_bind_merge(const exec_context *ctx, mu_arena *arena, const char *name, size_t stem,
+                          const ty_type *const *arg_types, uint32_t arg_count,
+                          const ty_column *const *params, uint32_t param_count, exec_agg *a,
+                          mu_err *err) {
+    char tn[160];
+    if (arg_count != 1)
+        return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS,
+                      "Aggregate function %s requires one argument, passed %u", name, arg_count);
+    const ty_type *t = arg_types[0];
+    size_t fn_len = t->aggregate_function ? strcspn(t->aggregate_function, "(") : 0;
+    if (t->aggregate_function == NULL || fn_len != stem ||
+        memcmp(t->aggregate_function, name, stem) != 0)
+        return MU_ERR(err, MU_EILLEGAL_TYPE,
+                      "Illegal type %s of argument for aggregate function %s, expected "
+                      "AggregateFunction(%.*s, ...)",
+                      ty_type_name(t, tn, sizeof(tn)), name, (int)stem, name);
+    char *stem_name = mu_arena_strndup(arena, name, stem, err);
+    exec_agg *inner = mu_arena_calloc(arena, 1, sizeof(*inner), err);
+    if (stem_name == NULL || inner == NULL) return err->code;
+    int rc = exec_agg_bind(ctx, arena, stem_name, t->aggregate_args, t->aggregate_arg_count, params,
+                           param_count, inner, err);
+    if (rc != 0) return rc;
+    agg_copy_header(a, inner, ctx, arg_types, arg_count, params, param_count);
+    a->result_type = inner->result_type;
+    a->init = agg_if_init;
+    a->update = agg_merge_update;
+    a->update_all = agg_merge_update_all;
+    a->merge = agg_if_merge;
+    a->serialize = agg_if_serialize;
+    a->deserialize = agg_if_deserialize;
+    a->finalize = agg_if_finalize;
+    a->destroy = agg_if_destroy;
+    return 0;
+}
+
 int exec_agg_bind(const exec_context *ctx, mu_arena *arena, const char *name,
                   const ty_type *const *arg_types, uint32_t arg_count,
                   const ty_column *const *params, uint32_t param_count, exec_agg *a,
@@ -268,11 +419,11 @@ int exec_agg_bind(const exec_context *ctx, mu_arena *arena, const char *name,
         a->destroy = agg_if_destroy;
         return 0;
     }
-    if (agg_has_suffix(name, n, "State", &stem) || agg_has_suffix(name, n, "Merge", &stem)) {
-        if (exec_is_aggregate_name(name, stem))
-            return MU_ERR(err, MU_ENOT_SUPPORTED,
-                          "aggregate function combinators -State and -Merge are not supported "
-                          "yet (%s)", name);
-    }
+    if (agg_has_suffix(name, n, "State", &stem) && exec_is_aggregate_name(name, stem))
+        return agg_bind_state(ctx, arena, name, stem, arg_types, arg_count, params, param_count, a,
+                              err);
+    if (agg_has_suffix(name, n, "Merge", &stem) && exec_is_aggregate_name(name, stem))
+        return agg_bind_merge(ctx, arena, name, stem, arg_types, arg_count, params, param_count, a,
+                              err);
     return MU_ERR(err, MU_EUNKNOWN_AGGREGATE, "Unknown aggregate function %s", name);
 }

@@ -111,6 +111,11 @@ bool ty_type_equal(const ty_type *a, const ty_type *b) {
     }
     if ((a->child != NULL) != (b->child != NULL) || (a->child2 != NULL) != (b->child2 != NULL))
         return false;
+    if (!type_strings_equal(a->aggregate_function, b->aggregate_function) ||
+        a->aggregate_arg_count != b->aggregate_arg_count)
+        return false;
+    for (uint32_t i = 0; i < a->aggregate_arg_count; i++)
+        if (!ty_type_equal(a->aggregate_args[i], b->aggregate_args[i])) return false;
     if (a->child && !ty_type_equal(a->child, b->child)) return false;
     return a->child2 == NULL || ty_type_equal(a->child2, b->child2);
 }
@@ -142,7 +147,16 @@ static int type_clone_at(const ty_type *type, mu_arena *arena, unsigned depth,
         copy->enum_entries = entries;
     }
     int rc = 0;
-    if (type->child) rc = type_clone_at(type->child, arena, depth + 1, &copy->child, err);
+    if (type->aggregate_function) {
+        copy->aggregate_function = mu_arena_strndup(arena, type->aggregate_function,
+                                                    strlen(type->aggregate_function), err);
+        const ty_type **args = mu_arena_calloc(arena, type->aggregate_arg_count + 1, sizeof(*args), err);
+        if (copy->aggregate_function == NULL || args == NULL) return err ? err->code : MU_ENOMEM;
+        for (uint32_t i = 0; rc == 0 && i < type->aggregate_arg_count; i++)
+            rc = type_clone_at(type->aggregate_args[i], arena, depth + 1, &args[i], err);
+        copy->aggregate_args = args;
+    }
+    if (rc == 0 && type->child) rc = type_clone_at(type->child, arena, depth + 1, &copy->child, err);
     if (rc == 0 && type->child2)
         rc = type_clone_at(type->child2, arena, depth + 1, &copy->child2, err);
     if (rc == 0) *out = copy;
@@ -196,6 +210,14 @@ static int type_render_enum(const ty_type *type, mu_buf *out, mu_err *err) {
 }
 
 static int type_render_at(const ty_type *type, mu_buf *out, mu_err *err) {
+    if (type->aggregate_function) {
+        int rc = mu_buf_printf(out, err, "AggregateFunction(%s", type->aggregate_function);
+        for (uint32_t i = 0; rc == 0 && i < type->aggregate_arg_count; i++) {
+            rc = mu_buf_append_str(out, ", ", err);
+            if (rc == 0) rc = type_render_at(type->aggregate_args[i], out, err);
+        }
+        return rc ? rc : mu_buf_append_u8(out, ')', err);
+    }
     int rc = mu_buf_append_str(out, type_kind_names[type->kind], err);
     if (rc != 0) return rc;
     switch (type->kind) {

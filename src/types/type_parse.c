@@ -33,6 +33,7 @@ enum tp_form {
     TP_ENUM,        /* ('a' = 1, ...) */
     TP_WRAP,        /* (T) */
     TP_MAP,         /* (K, V) */
+    TP_AGGREGATE,   /* (function[(params)], T...) */
     TP_UNSUPPORTED, /* a ClickHouse type muscles does not have */
 };
 
@@ -72,7 +73,7 @@ static const tp_name tp_canonical[] = {
     {"Variant", 0, TP_UNSUPPORTED, 0},     {"Dynamic", 0, TP_UNSUPPORTED, 0},
     {"Time", 0, TP_UNSUPPORTED, 0},        {"Time64", 0, TP_UNSUPPORTED, 0},
     {"Nothing", 0, TP_UNSUPPORTED, 0},     {"Point", 0, TP_UNSUPPORTED, 0},
-    {"AggregateFunction", 0, TP_UNSUPPORTED, 0},
+    {"AggregateFunction", TY_STRING, TP_AGGREGATE, 0},
     {"SimpleAggregateFunction", 0, TP_UNSUPPORTED, 0},
 };
 
@@ -375,6 +376,7 @@ static int tp_parse_enum(tp_parser *p, const tp_name *entry, ty_type *t) {
 }
 
 static bool tp_low_cardinality_allowed(const ty_type *inner) {
+    if (ty_type_strip_nullable(inner)->aggregate_function) return false;
     switch (ty_type_strip_nullable(inner)->kind) {
     case TY_UINT8: case TY_UINT16: case TY_UINT32: case TY_UINT64:
     case TY_INT8: case TY_INT16: case TY_INT32: case TY_INT64:
@@ -404,7 +406,7 @@ static bool tp_map_key_allowed(const ty_type *key) {
 static int tp_check_nesting(tp_parser *p, const ty_type *t) {
     char name[128], reason[256];
     const ty_type *c = t->child;
-    if (t->kind == TY_NULLABLE && (c->kind == TY_NULLABLE || c->kind == TY_ARRAY ||
+    if (t->kind == TY_NULLABLE && (c->kind == TY_NULLABLE || c->kind == TY_ARRAY || c->aggregate_function ||
                                    c->kind == TY_MAP || c->kind == TY_LOW_CARDINALITY)) {
         snprintf(reason, sizeof(reason), "Nested type %s cannot be inside Nullable type",
                  ty_type_name(c, name, sizeof(name)));
@@ -475,6 +477,47 @@ static int tp_parse_decimal(tp_parser *p, const tp_name *entry, ty_type *t) {
     return rc;
 }
 
+/* AggregateFunction(name[(params)], T...): the function text is kept as
+ * written (spaces trimmed), the argument types parsed. */
+static int tp_parse_aggregate(tp_parser *p, unsigned depth, ty_type *t) {
+    int rc = tp_expect(p, '(');
+    if (rc != 0) return rc;
+    tp_skip_space(p);
+    size_t start = p->pos;
+    while (p->pos < p->n && ((p->text[p->pos] >= 'a' && p->text[p->pos] <= 'z') ||
+                             (p->text[p->pos] >= 'A' && p->text[p->pos] <= 'Z') ||
+                             (p->text[p->pos] >= '0' && p->text[p->pos] <= '9') || p->text[p->pos] == '_'))
+        p->pos++;
+    if (p->pos == start) return tp_error(p, MU_ESYNTAX, "expected an aggregate function name");
+    if (p->pos < p->n && p->text[p->pos] == '(') { /* parameters: balanced text */
+        int level = 0;
+        do {
+            if (p->text[p->pos] == '(') level++;
+            else if (p->text[p->pos] == ')') level--;
+            p->pos++;
+        } while (p->pos < p->n && level > 0);
+        if (level != 0) return tp_error(p, MU_ESYNTAX, "unbalanced parameters of the aggregate function");
+    }
+    char *name = mu_arena_strndup(p->arena, p->text + start, p->pos - start, p->err);
+    if (name == NULL) return p->err ? p->err->code : MU_ENOMEM;
+    const ty_type *args[64];
+    uint32_t count = 0;
+    while (rc == 0 && tp_peek(p, ',')) {
+        p->pos++;
+        if (count == 64) return tp_error(p, MU_ETYPE, "more than 64 aggregate function arguments");
+        rc = tp_parse_type(p, depth + 1, &args[count++]);
+    }
+    if (rc == 0) rc = tp_expect(p, ')');
+    if (rc != 0) return rc;
+    const ty_type **copy = mu_arena_calloc(p->arena, count + 1, sizeof(*copy), p->err);
+    if (copy == NULL) return p->err ? p->err->code : MU_ENOMEM;
+    memcpy(copy, args, count * sizeof(*copy));
+    t->aggregate_function = name;
+    t->aggregate_args = copy;
+    t->aggregate_arg_count = count;
+    return 0;
+}
+
 /* The arguments of `entry` into t; the name is already read. */
 static int tp_parse_arguments(tp_parser *p, const tp_name *entry, unsigned depth, ty_type *t) {
     uint64_t v = 0;
@@ -513,6 +556,8 @@ static int tp_parse_arguments(tp_parser *p, const tp_name *entry, unsigned depth
         if (rc == 0 && entry->form == TP_MAP) rc = tp_parse_type(p, depth + 1, &t->child2);
         if (rc == 0) rc = tp_expect(p, ')');
         return rc ? rc : tp_check_nesting(p, t);
+    case TP_AGGREGATE:
+        return tp_parse_aggregate(p, depth, t);
     case TP_UNSUPPORTED:
         break;
     }

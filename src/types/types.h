@@ -69,6 +69,12 @@ typedef struct ty_type {
     const struct ty_type *child2;  /* Map value */
     const ty_enum_entry *enum_entries;
     uint32_t enum_count;
+    /* AggregateFunction(f, T...): kind is TY_STRING (each value is the
+     * serialized state of aggregate f in muscles' own state format, so
+     * every String path stores and moves it), and these name it. */
+    const char *aggregate_function;        /* "sum", "quantile(0.5)"; NULL otherwise */
+    const struct ty_type *const *aggregate_args;
+    uint32_t aggregate_arg_count;
 } ty_type;
 
 #define TY_TYPE_DEPTH_MAX 32                 /* nesting levels; deeper: MU_ETOO_DEEP */

@@ -14,9 +14,9 @@ SELECT k, g, sum(a), sum(b) FROM s GROUP BY k, g ORDER BY k, g;
 CREATE TABLE s2 (k UInt32, a UInt64, b UInt64) ENGINE = SummingMergeTree(a) ORDER BY k;
 INSERT INTO s2 VALUES (1, 1, 100), (1, 2, 200);
 SELECT k, sum(a) FROM s2 GROUP BY k;
-CREATE TABLE ag (k UInt32, total AggregateFunction(sum, UInt64), users AggregateFunction(uniq, UInt8), top AggregateFunction(max, Int32)) ENGINE = AggregatingMergeTree ORDER BY k; -- { muscles todo: AggregateFunction columns and -State/-Merge combinators are not supported yet }
-INSERT INTO ag SELECT number % 3, sumState(number), uniqState(number % 5), maxState(toInt32(number)) FROM numbers(30) GROUP BY number % 3; -- { muscles todo: AggregateFunction columns and -State/-Merge combinators are not supported yet }
-INSERT INTO ag SELECT number % 3, sumState(number), uniqState(number % 5), maxState(toInt32(number)) FROM numbers(30, 30) GROUP BY number % 3; -- { muscles todo: AggregateFunction columns and -State/-Merge combinators are not supported yet }
-SELECT k, sumMerge(total), uniqMerge(users), maxMerge(top) FROM ag GROUP BY k ORDER BY k; -- { muscles todo: AggregateFunction columns and -State/-Merge combinators are not supported yet }
-SELECT sumMerge(total) FROM ag; -- { muscles todo: AggregateFunction columns and -State/-Merge combinators are not supported yet }
+CREATE TABLE ag (k UInt32, total AggregateFunction(sum, UInt64), users AggregateFunction(uniq, UInt8), top AggregateFunction(max, Int32)) ENGINE = AggregatingMergeTree ORDER BY k;
+INSERT INTO ag SELECT number % 3, sumState(number), uniqState(number % 5), maxState(toInt32(number)) FROM numbers(30) GROUP BY number % 3;
+INSERT INTO ag SELECT number % 3, sumState(number), uniqState(number % 5), maxState(toInt32(number)) FROM numbers(30, 30) GROUP BY number % 3;
+SELECT k, sumMerge(total), uniqMerge(users), maxMerge(top) FROM ag GROUP BY k ORDER BY k;
+SELECT sumMerge(total) FROM ag;
 SELECT name, engine FROM system.tables WHERE database = currentDatabase() ORDER BY name;
