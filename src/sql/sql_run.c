@@ -308,11 +308,11 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     clock_gettime(CLOCK_REALTIME, &now);
     q.ctx.now_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
     q.ctx.timezone = ty_tz_default();
-    const char *tzname = sql_session_get(session, "session_timezone");
-    if (tzname == NULL || !tzname[0]) tzname = sql_session_get(session, "timezone");
-    if (tzname && tzname[0]) {
+    const char *tz_name = sql_session_get(session, "session_timezone");
+    if (tz_name == NULL || !tz_name[0]) tz_name = sql_session_get(session, "timezone");
+    if (tz_name && tz_name[0]) {
         const ty_tz *tz;
-        rc = ty_tz_get(tzname, &tz, err);
+        rc = ty_tz_get(tz_name, &tz, err);
         if (rc != 0) {
             mu_arena_destroy(arena);
             return rc;
