@@ -20,6 +20,7 @@ typedef struct op_sort {
     uint32_t rows;
     uint32_t *perm;
     uint32_t pos;
+    uint32_t top_n;        /* rows kept by the top-N path (0: full sort) */
     bool built;
 } op_sort;
 
@@ -78,6 +79,51 @@ static int sort_permutation(op_sort *s, mu_err *err) {
     return 0;
 }
 
+/* Max-heap on sort order (the heap's top is the last row kept). */
+static void sort_heap_down(const op_sort *s, uint32_t *heap, uint32_t n, uint32_t i) {
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, big = i;
+        if (l < n && sort_compare(s, heap[l], heap[big]) > 0) big = l;
+        if (r < n && sort_compare(s, heap[r], heap[big]) > 0) big = r;
+        if (big == i) return;
+        uint32_t t = heap[i];
+        heap[i] = heap[big];
+        heap[big] = t;
+        i = big;
+    }
+}
+
+/* perm[0..limit) = the first `limit` rows in order, in O(rows log limit).
+ * Ties keep input order because sort_compare breaks them by row index. */
+static void sort_top_n(op_sort *s) {
+    uint32_t k = (uint32_t)s->limit, n = 0;
+    uint32_t *heap = s->perm;
+    for (uint32_t row = 0; row < s->rows; row++) {
+        if (n < k) {
+            heap[n] = row;
+            for (uint32_t i = n++; i > 0;) {
+                uint32_t parent = (i - 1) / 2;
+                if (sort_compare(s, heap[i], heap[parent]) <= 0) break;
+                uint32_t t = heap[i];
+                heap[i] = heap[parent];
+                heap[parent] = t;
+                i = parent;
+            }
+        } else if (sort_compare(s, row, heap[0]) < 0) {
+            heap[0] = row;
+            sort_heap_down(s, heap, n, 0);
+        }
+    }
+    /* heap sort of the kept rows into ascending order */
+    for (uint32_t end = n; end > 1; end--) {
+        uint32_t t = heap[0];
+        heap[0] = heap[end - 1];
+        heap[end - 1] = t;
+        sort_heap_down(s, heap, end - 1, 0);
+    }
+    s->top_n = n;
+}
+
 static int op_sort_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     op_sort *s = (op_sort *)op;
     *out = NULL;
@@ -87,13 +133,19 @@ static int op_sort_next(sql_operator *op, sql_chunk **out, mu_err *err) {
         if (rc != 0) return rc;
         s->perm = malloc((s->rows ? s->rows : 1) * sizeof(*s->perm));
         if (s->perm == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory sorting");
-        for (uint32_t i = 0; i < s->rows; i++) s->perm[i] = i;
-        rc = sort_permutation(s, err);
-        if (rc != 0) return rc;
+        if (s->limit > 0 && s->limit < s->rows / 4) {
+            /* Top-N: keep the first `limit` rows in a heap, then sort them. */
+            sort_top_n(s);
+        } else {
+            for (uint32_t i = 0; i < s->rows; i++) s->perm[i] = i;
+            rc = sort_permutation(s, err);
+            if (rc != 0) return rc;
+        }
         s->built = true;
     }
     uint64_t end = s->rows;
     if (s->limit && s->limit < end) end = s->limit;
+    if (s->top_n && s->top_n < end) end = s->top_n;
     if (s->pos >= end) return 0;
     uint32_t n = (uint32_t)(end - s->pos);
     if (n > SQL_CHUNK_ROWS) n = SQL_CHUNK_ROWS;
