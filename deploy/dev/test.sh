@@ -46,7 +46,7 @@ if [ "$mode" = normal ]; then
 
   # The concurrent pieces (worker pool, WAL group commit, memtable snapshots,
   # table_append) under ThreadSanitizer.
-  tsan_tests=(pool_test failpoint_test wal_writer_test wal_test memtable_test table_test)
+  tsan_tests=(pool_test failpoint_test wal_writer_test wal_test memtable_test table_test storage_test)
   cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMUSCLES_TSAN=ON \
     -DMUSCLES_FAILPOINTS=ON >/dev/null
   cmake --build build/tsan -j "$jobs" --target "${tsan_tests[@]}"
