@@ -59,6 +59,7 @@ const char *fmt_content_type(fmt_kind kind) {
     case FMT_NATIVE:
         return "application/octet-stream";
     case FMT_TSV: case FMT_TSV_RAW: case FMT_TSV_WITH_NAMES: case FMT_TSV_WITH_NAMES_AND_TYPES:
+    case FMT_TSKV:
         return "text/tab-separated-values; charset=UTF-8";
     default:
         return "text/plain; charset=UTF-8";
