@@ -10,323 +10,10 @@
  * update_all, update, merged halves (sampled states: within their error),
  * a serialize/deserialize round trip and a merge into an empty state.
  */
-#include "exec/exec.h"
+#define ET_STYLE_AGGREGATES
+#include "exec_test_util.h"
 
 #include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-/* ---- harness --------------------------------------------------------------
- * ag_col(type, "a|b|\N") adds an argument column (NULL text: no rows),
- * ag_const(type, text) a constant argument, ag_param(type, text) a
- * parameter; ag_run(name) binds and runs the aggregate over every path and
- * returns the result as ClickHouse text ("ERR <CODE>: <message>" when the
- * bind fails); ag_type holds the result type. ag.loose accepts floats that
- * differ in the last bits between paths (split sums round differently). */
-#define AG_MAX 24
-
-static struct {
-    mu_arena *arena;
-    exec_context ctx;
-    ty_column *cols[AG_MAX];
-    bool is_const[AG_MAX];
-    uint32_t count;
-    ty_column *params[AG_MAX];
-    uint32_t param_count;
-    uint32_t rows;
-    bool rows_set;
-    bool loose;
-    bool sketch; /* sampled states: merged halves may differ from one pass */
-} ag;
-static char ag_type[256];
-static char ag_out[1 << 20];
-
-static int ag_setup(void **state) {
-    (void)state;
-    memset(&ag, 0, sizeof(ag));
-    ag.ctx.timezone = ty_tz_utc();
-    return mu_arena_create(&ag.arena, NULL, 1 << 16, NULL);
-}
-
-static void ag_reset(void) {
-    for (uint32_t i = 0; i < ag.count; i++) ty_column_destroy(ag.cols[i]);
-    for (uint32_t i = 0; i < ag.param_count; i++) ty_column_destroy(ag.params[i]);
-    ag.count = ag.param_count = 0;
-    ag.rows = 0;
-    ag.rows_set = ag.loose = ag.sketch = false;
-}
-
-static int ag_teardown(void **state) {
-    (void)state;
-    ag_reset();
-    mu_arena_destroy(ag.arena);
-    return 0;
-}
-
-static const ty_type *ag_parse_type(const char *name) {
-    const ty_type *t;
-    mu_err err;
-    if (ty_type_parse(name, ag.arena, &t, &err) != 0) fail_msg("type %s: %s", name, err.message);
-    return t;
-}
-
-static ty_column *ag_new_column(const char *type, const char *rows) {
-    ty_column *c;
-    mu_err err;
-    assert_int_equal(ty_column_create(ag_parse_type(type), NULL, &c, &err), 0);
-    if (rows == NULL) return c;
-    for (const char *p = rows;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        int rc = n == 2 && memcmp(p, "\\N", 2) == 0 ? ty_column_append_null(c, &err)
-                                                     : ty_column_append_text(c, p, n, &err);
-        if (rc != 0) fail_msg("value %.*s of %s: %s", (int)n, p, type, err.message);
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    return c;
-}
-
-static void ag_add(ty_column *c, bool is_const) {
-    assert_true(ag.count < AG_MAX);
-    if (!is_const) {
-        if (ag.rows_set) assert_int_equal(ag.rows, c->row_count);
-        ag.rows = c->row_count;
-        ag.rows_set = true;
-    }
-    ag.cols[ag.count] = c;
-    ag.is_const[ag.count++] = is_const;
-}
-
-static void ag_col(const char *type, const char *rows) { ag_add(ag_new_column(type, rows), false); }
-static void ag_const(const char *type, const char *text) {
-    ag_add(ag_new_column(type, text), true);
-}
-static void ag_param(const char *type, const char *text) {
-    assert_true(ag.param_count < AG_MAX);
-    ag.params[ag.param_count++] = ag_new_column(type, text);
-}
-/* Rows when every argument is constant (count()). */
-static void ag_set_rows(uint32_t rows) {
-    ag.rows = rows;
-    ag.rows_set = true;
-}
-
-/* A column of n rows: text of row i is fmt with i substituted. */
-static void ag_col_gen(const char *type, uint32_t n, const char *(*text)(uint32_t i)) {
-    ty_column *c = ag_new_column(type, NULL);
-    mu_err err;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *t = text(i);
-        int rc = strcmp(t, "\\N") == 0 ? ty_column_append_null(c, &err)
-                                       : ty_column_append_text(c, t, strlen(t), &err);
-        if (rc != 0) fail_msg("row %u: %s", i, err.message);
-    }
-    ag_add(c, false);
-}
-
-static void *ag_state_new(const exec_agg *g) {
-    size_t bytes = (g->state_bytes + 15u) & ~(size_t)15u;
-    void *s = aligned_alloc(16, bytes);
-    assert_non_null(s);
-    g->init(g, s);
-    return s;
-}
-
-static void ag_state_free(const exec_agg *g, void *s) {
-    if (g->destroy) g->destroy(g, s);
-    free(s);
-}
-
-/* Arguments over rows [from, from + n) (constants stay constants). */
-static void ag_args(exec_arg *args, ty_column **owned, uint32_t from, uint32_t n) {
-    mu_err err;
-    for (uint32_t i = 0; i < ag.count; i++) {
-        owned[i] = NULL;
-        args[i].is_const = ag.is_const[i];
-        if (ag.is_const[i] || (from == 0 && n == ag.rows)) {
-            args[i].column = ag.cols[i];
-            continue;
-        }
-        assert_int_equal(ty_column_create(ag.cols[i]->type, NULL, &owned[i], &err), 0);
-        assert_int_equal(ty_column_append_rows_from(owned[i], ag.cols[i], from, n, &err), 0);
-        args[i].column = owned[i];
-    }
-}
-
-static void ag_args_free(ty_column **owned) {
-    for (uint32_t i = 0; i < ag.count; i++) ty_column_destroy(owned[i]);
-}
-
-static void ag_update_all(const exec_agg *g, void *s, uint32_t from, uint32_t n) {
-    exec_arg args[AG_MAX];
-    ty_column *owned[AG_MAX];
-    mu_err err;
-    ag_args(args, owned, from, n);
-    if (g->update_all(g, s, args, n, &err) != 0) fail_msg("update_all: %s", err.message);
-    ag_args_free(owned);
-}
-
-static void ag_update_rows(const exec_agg *g, void *s, uint32_t from, uint32_t n) {
-    exec_arg args[AG_MAX];
-    ty_column *owned[AG_MAX];
-    mu_err err;
-    void **states = calloc(n ? n : 1, sizeof(*states));
-    assert_non_null(states);
-    for (uint32_t r = 0; r < n; r++) states[r] = s;
-    ag_args(args, owned, from, n);
-    if (g->update(g, states, args, n, &err) != 0) fail_msg("update: %s", err.message);
-    ag_args_free(owned);
-    free(states);
-}
-
-static char *ag_finalize(const exec_agg *g, void *s) {
-    ty_column *out;
-    mu_err err;
-    mu_buf b;
-    assert_int_equal(ty_column_create(g->result_type, NULL, &out, &err), 0);
-    if (g->finalize(g, s, out, &err) != 0) fail_msg("finalize: %s", err.message);
-    assert_int_equal(out->row_count, 1);
-    assert_int_equal(ty_column_validate(out, &err), 0);
-    mu_buf_init(&b, 0);
-    assert_int_equal(ty_column_render_text(out, 0, 0, &b, &err), 0);
-    char *text = mu_arena_strndup(ag.arena, (const char *)b.data, b.length_bytes, &err);
-    assert_non_null(text);
-    mu_buf_deinit(&b);
-    ty_column_destroy(out);
-    return text;
-}
-
-static bool ag_same(const char *a, const char *b) {
-    if (strcmp(a, b) == 0) return true;
-    if (!ag.loose) return false;
-    char *ea, *eb;
-    double x = strtod(a, &ea), y = strtod(b, &eb);
-    if (*ea || *eb) return false;
-    return fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y));
-}
-
-/* Serializes s, checks every strict prefix is rejected and damaged bytes
- * are survived, deserializes into a new state and checks it serializes to
- * the same bytes. */
-static void *ag_round_trip(const exec_agg *g, const void *s) {
-    mu_buf a, b;
-    mu_err err;
-    size_t used = 0;
-    mu_buf_init(&a, 0);
-    mu_buf_init(&b, 0);
-    if (g->serialize(g, s, &a, &err) != 0) fail_msg("serialize: %s", err.message);
-    size_t step = a.length_bytes > 4096 ? a.length_bytes / 97 + 1 : 1;
-    for (size_t n = 0; n < a.length_bytes; n += step) {
-        void *t = ag_state_new(g);
-        if (g->deserialize(g, t, a.data, n, &used, &err) == 0)
-            fail_msg("a %zu-byte prefix of a %zu-byte state was accepted", n, a.length_bytes);
-        ag_state_free(g, t);
-    }
-    /* Damaged bytes: rejected, or read as some state that finalizes
-     * without crashing (the sanitizer build checks memory). */
-    for (size_t n = 0; a.length_bytes <= 4096 && n < a.length_bytes; n++) {
-        void *t = ag_state_new(g);
-        ty_column *out;
-        a.data[n] ^= 0xA5;
-        if (g->deserialize(g, t, a.data, a.length_bytes, &used, &err) == 0) {
-            assert_true(used <= a.length_bytes);
-            assert_int_equal(ty_column_create(g->result_type, NULL, &out, &err), 0);
-            (void)g->finalize(g, t, out, &err);
-            ty_column_destroy(out);
-        }
-        a.data[n] ^= 0xA5;
-        ag_state_free(g, t);
-    }
-    void *d = ag_state_new(g);
-    if (g->deserialize(g, d, a.data, a.length_bytes, &used, &err) != 0)
-        fail_msg("deserialize: %s", err.message);
-    assert_int_equal(used, a.length_bytes);
-    assert_int_equal(g->serialize(g, d, &b, &err), 0);
-    assert_int_equal(a.length_bytes, b.length_bytes);
-    assert_memory_equal(a.data, b.data, a.length_bytes);
-    mu_buf_deinit(&a);
-    mu_buf_deinit(&b);
-    return d;
-}
-
-static const char *ag_run(const char *name) {
-    exec_agg g;
-    mu_err err;
-    const ty_type *types[AG_MAX];
-    mu_err_clear(&err);
-    for (uint32_t i = 0; i < ag.count; i++) types[i] = ag.cols[i]->type;
-    if (exec_agg_bind(&ag.ctx, ag.arena, name, types, ag.count,
-                      (const ty_column *const *)ag.params, ag.param_count, &g, &err) != 0) {
-        snprintf(ag_out, sizeof(ag_out), "ERR %s: %s", mu_code_name(err.code), err.message);
-        ag_type[0] = 0;
-        return ag_out;
-    }
-    ty_type_name(g.result_type, ag_type, sizeof(ag_type));
-    uint32_t rows = ag.rows, half = rows / 2;
-    void *s_all = ag_state_new(&g), *s_rows = ag_state_new(&g);
-    void *s_left = ag_state_new(&g), *s_right = ag_state_new(&g), *s_empty = ag_state_new(&g);
-    ag_update_all(&g, s_all, 0, rows);
-    ag_update_rows(&g, s_rows, 0, rows);
-    ag_update_all(&g, s_left, 0, half);
-    ag_update_rows(&g, s_right, half, rows - half);
-    assert_int_equal(g.merge(&g, s_left, s_right, &err), 0);
-    void *s_copy = ag_round_trip(&g, s_all);
-    assert_int_equal(g.merge(&g, s_empty, s_copy, &err), 0);
-    const char *texts[5] = {ag_finalize(&g, s_all), ag_finalize(&g, s_rows),
-                            ag_finalize(&g, s_left), ag_finalize(&g, s_copy),
-                            ag_finalize(&g, s_empty)};
-    static const char *const paths[5] = {"update_all", "update", "merged halves",
-                                         "round trip", "merged into empty"};
-    for (int i = 1; i < 5; i++)
-        if (!(ag.sketch && i == 2) && !ag_same(texts[0], texts[i]))
-            fail_msg("%s: %s gives %s, %s gives %s", name, paths[0], texts[0], paths[i],
-                     texts[i]);
-    ag_state_free(&g, s_all);
-    ag_state_free(&g, s_rows);
-    ag_state_free(&g, s_left);
-    ag_state_free(&g, s_right);
-    ag_state_free(&g, s_copy);
-    ag_state_free(&g, s_empty);
-    snprintf(ag_out, sizeof(ag_out), "%s", texts[0]);
-    return ag_out;
-}
-
-#define AG_EQ(name, expected, type)                                                       \
-    do {                                                                                  \
-        const char *got_ = ag_run(name);                                                  \
-        if (strcmp(got_, expected) != 0) fail_msg("%s: got %s, want %s", name, got_, expected); \
-        if ((type) != NULL && strcmp(ag_type, (type) ? (type) : "") != 0)                 \
-            fail_msg("%s: type %s, want %s", name, ag_type, (type) ? (type) : "");        \
-    } while (0)
-#define AG_CHECK(name, expected, type)                                                    \
-    do {                                                                                  \
-        AG_EQ(name, expected, type);                                                      \
-        ag_reset();                                                                       \
-    } while (0)
-
-/* Runs name and returns the result as a number. */
-static double ag_number(const char *name) {
-    const char *got = ag_run(name);
-    char *end;
-    double v = strtod(got, &end);
-    if (*end != 0) fail_msg("%s: %s is not a number", name, got);
-    ag_reset();
-    return v;
-}
-
-static const char *gen_number(uint32_t i) {
-    static char text[32];
-    snprintf(text, sizeof(text), "%u", i + 1);
-    return text;
-}
 
 /* 1..n in a scrambled order, so sorting and sampling matter. */
 static const char *gen_scrambled(uint32_t i) {
@@ -339,16 +26,16 @@ static const char *gen_scrambled(uint32_t i) {
 
 static void test_variance(void **state) {
     (void)state;
-    ag.loose = true; /* blocks and rows round differently in the last bits */
+    et_agg.loose = true; /* blocks and rows round differently in the last bits */
     ag_col("UInt8", "1|2|3|4|10");
     AG_CHECK("varPop", "10", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("UInt8", "1|2|3|4|10");
     AG_CHECK("varSamp", "12.5", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Int32", "1|2|3|4|10");
     AG_CHECK("stddevPop", "3.1622776601683795", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Float64", "1|2|3|4|10");
     AG_CHECK("stddevSamp", "3.5355339059327378", "Float64");
     ag_col("Float64", "5");
@@ -388,29 +75,29 @@ static void test_variance(void **state) {
 
 static void test_variance_big(void **state) {
     (void)state;
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col_gen("UInt32", 100000, gen_scrambled);
     AG_CHECK("varPop", "833333333.25", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col_gen("UInt32", 100000, gen_number);
     AG_CHECK("varSamp", "833341666.6666666", "Float64");
 }
 
 static void test_covariance(void **state) {
     (void)state;
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Int32", "1|2|3");
     ag_col("Float64", "1|2|3");
     AG_CHECK("covarPop", "0.6666666666666666", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Int32", "1|2|3");
     ag_col("Float64", "1|2|3");
     AG_CHECK("covarSamp", "1", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Int32", "1|2|3");
     ag_col("Float64", "1|2|3");
     AG_CHECK("corr", "1", "Float64");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Int32", "1|2|3");
     ag_col("Int32", "3|2|1");
     AG_CHECK("CORR", "-1", "Float64");
@@ -429,7 +116,7 @@ static void test_covariance(void **state) {
     ag_col("Nullable(Int32)", "1|\\N|3|5");
     ag_col("Nullable(Int32)", "2|100|6|\\N");
     AG_CHECK("covarPop", "2", "Nullable(Float64)");
-    ag.loose = true;
+    et_agg.loose = true;
     ag_col("Decimal(9, 1)", "0.5|1.0|1.5");
     ag_col("Int8", "1|2|3");
     AG_CHECK("COVAR_SAMP", "0.5", "Float64");
@@ -586,11 +273,11 @@ static void test_quantile_errors(void **state) {
 static void test_quantile_big(void **state) {
     (void)state;
     /* 100000 values: a reservoir of 8192 answers within a few percent. */
-    ag.sketch = true;
+    et_agg.sketch = true;
     ag_col_gen("UInt32", 100000, gen_scrambled);
     double median = ag_number("quantile");
     if (fabs(median - 50000) > 2500) fail_msg("sampled median %g", median);
-    ag.sketch = true;
+    et_agg.sketch = true;
     ag_col_gen("UInt32", 100000, gen_scrambled);
     ag_param("Float64", "0.99");
     double p99 = ag_number("quantile");
@@ -755,8 +442,8 @@ static void test_tdigest_big(void **state) {
     for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
         char text[32];
         snprintf(text, sizeof(text), "%g", levels[i]);
-        ag.sketch = true;
-        ag.loose = true;
+        et_agg.sketch = true;
+        et_agg.loose = true;
         ag_col_gen("UInt32", 100000, gen_scrambled);
         ag_param("Float64", text);
         double v = ag_number("quantileTDigest"), want = levels[i] * 100000;

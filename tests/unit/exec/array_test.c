@@ -5,195 +5,8 @@
  * what ClickHouse prints for the same calls. The lambda forms are in
  * lambda_test.c.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "exec/exec.h"
-
-/* ---- harness ------------------------------------------------------- */
-
-#define T_INPUTS_MAX 8
-
-static struct {
-    mu_arena *arena;
-    exec_context ctx;
-    exec_builder b;
-    ty_column *inputs[T_INPUTS_MAX];
-    uint32_t input_count;
-    uint32_t rows;
-    mu_err err;
-    char text[65536];
-} T;
-
-static int t_setup(void **state) {
-    (void)state;
-    memset(&T, 0, sizeof(T));
-    mu_err err;
-    if (mu_arena_create(&T.arena, NULL, 1 << 16, &err) != 0) return -1;
-    T.ctx.timezone = ty_tz_utc();
-    T.ctx.database = "default";
-    T.ctx.version = "24.8.1.1";
-    T.ctx.hostname = "muscles-test";
-    T.ctx.uptime_s = 42;
-    T.rows = 1;
-    return exec_builder_init(&T.b, &T.ctx, T.arena, &err);
-}
-
-static int t_teardown(void **state) {
-    (void)state;
-    for (uint32_t i = 0; i < T.input_count; i++) ty_column_destroy(T.inputs[i]);
-    exec_builder_deinit(&T.b);
-    mu_arena_destroy(T.arena);
-    memset(&T, 0, sizeof(T));
-    return 0;
-}
-
-static const ty_type *t_type(const char *name) {
-    const ty_type *t;
-    mu_err err;
-    if (ty_type_parse(name, T.arena, &t, &err) != 0) fail_msg("type %s: %s", name, err.message);
-    return t;
-}
-
-/* One value of `type` in ClickHouse's quoted text form; NULL text: NULL. */
-static void t_append(ty_column *c, const char *text) {
-    mu_err err;
-    int rc = text ? ty_column_append_text(c, text, strlen(text), &err)
-                  : ty_column_append_null(c, &err);
-    if (rc != 0) fail_msg("value %s: %s", text ? text : "NULL", err.message);
-}
-
-/* A constant. */
-static exec_expr *K(const char *type, const char *text) {
-    ty_column *c;
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(ty_column_create(t_type(type), NULL, &c, &err), 0);
-    t_append(c, text);
-    assert_int_equal(exec_expr_const_take(&T.b, c, &e, &err), 0);
-    return e;
-}
-
-/* An input column of `n` rows (every column of a test has the same rows). */
-static exec_expr *COL(const char *type, uint32_t n, const char *const *values) {
-    ty_column *c;
-    exec_expr *e;
-    mu_err err;
-    assert_true(T.input_count < T_INPUTS_MAX);
-    assert_int_equal(ty_column_create(t_type(type), NULL, &c, &err), 0);
-    for (uint32_t i = 0; i < n; i++) t_append(c, values[i]);
-    T.rows = n;
-    T.inputs[T.input_count] = c;
-    assert_int_equal(exec_expr_input(&T.b, T.input_count++, c->type, &e, &err), 0);
-    return e;
-}
-
-static int t_call_v(const char *name, exec_expr **out, uint32_t n, va_list ap) {
-    exec_expr **args = mu_arena_calloc(T.arena, n ? n : 1, sizeof(*args), NULL);
-    for (uint32_t i = 0; i < n; i++) args[i] = va_arg(ap, exec_expr *);
-    mu_err_clear(&T.err);
-    return exec_expr_call(&T.b, name, args, n, out, &T.err);
-}
-
-/* A call that must bind. */
-static exec_expr *CALL(const char *name, uint32_t n, ...) {
-    va_list ap;
-    va_start(ap, n);
-    exec_expr *e = NULL;
-    int rc = t_call_v(name, &e, n, ap);
-    va_end(ap);
-    if (rc != 0) fail_msg("%s: %s", name, T.err.message);
-    return e;
-}
-
-/* A call that must fail to bind (or fail while folding constants):
- * returns the code, T.err holds the message. */
-static int CALL_ERR(const char *name, uint32_t n, ...) {
-    va_list ap;
-    va_start(ap, n);
-    exec_expr *e = NULL;
-    int rc = t_call_v(name, &e, n, ap);
-    va_end(ap);
-    if (rc == 0) fail_msg("%s bound without an error", name);
-    return rc;
-}
-
-/* "Type: row0 | row1 | ..." of e over the test's input rows. */
-static const char *EVAL(const exec_expr *e) {
-    ty_column *c;
-    mu_err err;
-    mu_buf b;
-    uint32_t rows = e->kind == EXEC_EXPR_CONST ? 1 : T.rows;
-    if (exec_eval_full(e, &T.ctx, (const ty_column *const *)T.inputs, rows, &c, &err) != 0)
-        fail_msg("eval: %s", err.message);
-    mu_buf_init(&b, 0);
-    assert_int_equal(ty_type_render(e->type, &b, &err), 0);
-    assert_int_equal(mu_buf_append_str(&b, ":", &err), 0);
-    assert_int_equal(ty_column_validate(c, &err), 0);
-    for (uint32_t r = 0; r < ty_column_row_count(c); r++) {
-        assert_int_equal(mu_buf_append_str(&b, r ? " | " : " ", &err), 0);
-        assert_int_equal(ty_column_render_text(c, r, 0, &b, &err), 0);
-    }
-    size_t n = MU_MIN(b.length_bytes, sizeof(T.text) - 1);
-    memcpy(T.text, b.data, n);
-    T.text[n] = 0;
-    mu_buf_deinit(&b);
-    ty_column_destroy(c);
-    return T.text;
-}
-
-/* Evaluation that must fail: the code (T.err has the message). */
-static int EVAL_ERR(const exec_expr *e) {
-    ty_column *c = NULL;
-    mu_err_clear(&T.err);
-    int rc = exec_eval_full(e, &T.ctx, (const ty_column *const *)T.inputs, T.rows, &c, &T.err);
-    ty_column_destroy(c);
-    if (rc == 0) fail_msg("evaluation succeeded");
-    return rc;
-}
-
-#define ARR(...) ((const char *const[]){__VA_ARGS__})
-#define N(...) (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
-#define C(type, ...) COL(type, N(__VA_ARGS__), ARR(__VA_ARGS__))
-
-/* A constant of the literal's own type, as the binder builds it. */
-static exec_expr *U(uint64_t v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_uint(&T.b, v, &e, &err), 0);
-    return e;
-}
-static exec_expr *I(int64_t v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_int(&T.b, v, &e, &err), 0);
-    return e;
-}
-static exec_expr *S(const char *s) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_string(&T.b, s, strlen(s), &e, &err), 0);
-    return e;
-}
-static exec_expr *NUL(void) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_null(&T.b, &e, &err), 0);
-    return e;
-}
-
-#define EXPECT(e, text) assert_string_equal(EVAL(e), text)
-#define EXPECT_ERR(code, msg, call) \
-    do { \
-        assert_int_equal(call, code); \
-        assert_string_equal(T.err.message, msg); \
-    } while (0)
+#define ET_STYLE_BUILDER
+#include "exec_test_util.h"
 
 /* ---- array(...) ---------------------------------------------------- */
 
@@ -822,33 +635,33 @@ static void test_map_concat(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_array_literals, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_array_nested, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_array_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_array_errors, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_element_constant, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_element_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_element_nulls, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_element_map, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_element_errors, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_search, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_search_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_search_errors, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_has_all_any, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_concat_push_pop, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_slice, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_resize, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_sort_distinct, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_flatten_enumerate, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_string_concat, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_range, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_aggregates, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_columns_mixed, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_nested_elements, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_running, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_count_exists_all, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_map, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_map_concat, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_array_literals, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_array_nested, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_array_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_array_errors, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_element_constant, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_element_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_element_nulls, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_element_map, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_element_errors, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_search, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_search_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_search_errors, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_has_all_any, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_concat_push_pop, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_slice, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_resize, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_sort_distinct, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_flatten_enumerate, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_string_concat, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_range, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_aggregates, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_columns_mixed, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_nested_elements, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_running, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_count_exists_all, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_map, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_map_concat, et_setup, et_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,256 +9,8 @@
  * of range compare unequal), and ClickHouse's errors for incompatible
  * types. Over constants, columns, both orders and NULL rows.
  */
-#include "exec/exec.h"
-
-#include <ctype.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-/* ---- harness: ev(expr) binds and evaluates a small expression language
- * through the public builder API and renders the rows:
- *   f(a, b, ...)    a function call
- *   'text'          a String constant (\' and \\ escapes)
- *   12, -3          an integer literal typed as ClickHouse types it
- *   1.5, -2e3       a Float64 literal (also inf, nan via {Float64:inf})
- *   NULL            the NULL literal
- *   {Type:text}     a constant of Type parsed from text ({Type:NULL} is NULL)
- *   $0 .. $3        input columns added with in_col(type, "a|b|\N")
- * The result is the rows joined by '|' ("\N" for NULL) or
- * "ERR <CLICKHOUSE_NAME>: <message>"; t_type is the result type. ---- */
-#define T_INPUTS_MAX 4
-
-static struct {
-    mu_arena *arena;
-    exec_context ctx;
-    ty_column *inputs[T_INPUTS_MAX];
-    uint32_t input_count;
-    uint32_t rows;
-} t;
-static char t_type[256];
-static char t_out[1 << 17];
-
-static int t_setup(void **state) {
-    (void)state;
-    memset(&t, 0, sizeof(t));
-    t.ctx.timezone = ty_tz_utc();
-    t.rows = 1;
-    return mu_arena_create(&t.arena, NULL, 1 << 16, NULL);
-}
-
-static int t_teardown(void **state) {
-    (void)state;
-    for (uint32_t i = 0; i < t.input_count; i++) ty_column_destroy(t.inputs[i]);
-    mu_arena_destroy(t.arena);
-    memset(&t, 0, sizeof(t));
-    return 0;
-}
-
-static const ty_type *t_parse_type(const char *name, size_t bytes) {
-    const ty_type *type;
-    mu_err err;
-    if (ty_type_parse_n(name, bytes, t.arena, &type, &err) != 0)
-        fail_msg("type %.*s: %s", (int)bytes, name, err.message);
-    return type;
-}
-
-static void in_col(const char *type_name, const char *rows) {
-    const ty_type *type = t_parse_type(type_name, strlen(type_name));
-    ty_column *c;
-    mu_err err;
-    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
-    for (const char *p = rows;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        int rc = n == 2 && memcmp(p, "\\N", 2) == 0 ? ty_column_append_null(c, &err)
-                                                     : ty_column_append_text(c, p, n, &err);
-        if (rc != 0) fail_msg("input row '%.*s': %s", (int)n, p, err.message);
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    assert_true(t.input_count < T_INPUTS_MAX);
-    t.rows = c->row_count;
-    t.inputs[t.input_count++] = c;
-}
-
-typedef struct t_parser {
-    const char *s;
-    size_t pos;
-    exec_builder *b;
-    mu_err *err;
-} t_parser;
-
-static int t_expr(t_parser *p, exec_expr **out);
-
-static void t_skip(t_parser *p) {
-    while (p->s[p->pos] == ' ') p->pos++;
-}
-
-static int t_typed_const(t_parser *p, exec_expr **out) {
-    const char *start = p->s + p->pos + 1, *colon = NULL, *end = NULL;
-    int depth = 0;
-    bool quoted = false;
-    for (const char *c = start; *c && end == NULL; c++) {
-        if (quoted) {
-            if (*c == '\\') c++;
-            else if (*c == '\'') quoted = false;
-        } else if (*c == '\'') {
-            quoted = true;
-        } else if (*c == '(' || *c == '{') {
-            depth++;
-        } else if (*c == ')') {
-            depth--;
-        } else if (*c == ':' && depth == 0 && colon == NULL) {
-            colon = c;
-        } else if (*c == '}' && depth-- == 0) {
-            end = c;
-        }
-    }
-    if (end == NULL || colon == NULL) fail_msg("bad typed constant at %s", start - 1);
-    const ty_type *type = t_parse_type(start, (size_t)(colon - start));
-    ty_column *c;
-    assert_int_equal(ty_column_create(type, NULL, &c, p->err), 0);
-    size_t n = (size_t)(end - colon - 1);
-    int rc = n == 4 && memcmp(colon + 1, "NULL", 4) == 0
-                 ? ty_column_append_null(c, p->err)
-                 : ty_column_append_text(c, colon + 1, n, p->err);
-    if (rc != 0) fail_msg("constant '%.*s': %s", (int)n, colon + 1, p->err->message);
-    p->pos = (size_t)(end - p->s) + 1;
-    return exec_expr_const_take(p->b, c, out, p->err);
-}
-
-static int t_string(t_parser *p, exec_expr **out) {
-    char text[1024];
-    size_t n = 0;
-    p->pos++;
-    while (p->s[p->pos] != '\'') {
-        if (p->s[p->pos] == 0) fail_msg("unterminated string");
-        if (p->s[p->pos] == '\\') p->pos++;
-        text[n++] = p->s[p->pos++];
-    }
-    p->pos++;
-    return exec_expr_const_string(p->b, text, n, out, p->err);
-}
-
-static int t_number(t_parser *p, exec_expr **out) {
-    const char *start = p->s + p->pos;
-    size_t n = strspn(start, "+-0123456789.eE");
-    char text[64];
-    memcpy(text, start, n);
-    text[n] = 0;
-    p->pos += n;
-    if (strpbrk(text, ".eE")) return exec_expr_const_float(p->b, strtod(text, NULL), out, p->err);
-    if (text[0] == '-') return exec_expr_const_int(p->b, strtoll(text, NULL, 10), out, p->err);
-    return exec_expr_const_uint(p->b, strtoull(text, NULL, 10), out, p->err);
-}
-
-static int t_call(t_parser *p, exec_expr **out) {
-    char name[64];
-    size_t n = 0;
-    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') name[n++] = p->s[p->pos++];
-    name[n] = 0;
-    if (strcmp(name, "NULL") == 0) return exec_expr_const_null(p->b, out, p->err);
-    t_skip(p);
-    if (p->s[p->pos] != '(') fail_msg("expected ( after %s", name);
-    p->pos++;
-    exec_expr **args = mu_arena_calloc(t.arena, 300, sizeof(*args), NULL);
-    uint32_t count = 0;
-    t_skip(p);
-    while (p->s[p->pos] != ')') {
-        int rc = t_expr(p, &args[count++]);
-        if (rc != 0) return rc;
-        t_skip(p);
-        if (p->s[p->pos] == ',') p->pos++;
-        t_skip(p);
-    }
-    p->pos++;
-    return exec_expr_call(p->b, name, args, count, out, p->err);
-}
-
-static int t_expr(t_parser *p, exec_expr **out) {
-    t_skip(p);
-    char c = p->s[p->pos];
-    if (c == '\'') return t_string(p, out);
-    if (c == '{') return t_typed_const(p, out);
-    if (c == '$') {
-        uint32_t i = (uint32_t)(p->s[p->pos + 1] - '0');
-        p->pos += 2;
-        return exec_expr_input(p->b, i, t.inputs[i]->type, out, p->err);
-    }
-    if (isdigit((unsigned char)c) || c == '-' || c == '+') return t_number(p, out);
-    return t_call(p, out);
-}
-
-static const char *t_error(const mu_err *err) {
-    snprintf(t_out, sizeof(t_out), "ERR %s: %s", mu_code_ch_name(err->code), err->message);
-    t_type[0] = 0;
-    return t_out;
-}
-
-static const char *t_render(const ty_column *c) {
-    mu_buf text;
-    mu_err err;
-    mu_buf_init(&text, 0);
-    for (uint32_t r = 0; r < c->row_count; r++) {
-        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
-        assert_int_equal(ty_column_render_text(c, r, 0, &text, &err), 0);
-    }
-    size_t n = text.length_bytes < sizeof(t_out) - 1 ? text.length_bytes : sizeof(t_out) - 1;
-    if (n > 0) memcpy(t_out, text.data, n);
-    t_out[n] = 0;
-    mu_buf_deinit(&text);
-    return t_out;
-}
-
-static const char *ev(const char *expr) {
-    exec_builder b;
-    mu_err err;
-    mu_err_clear(&err);
-    assert_int_equal(exec_builder_init(&b, &t.ctx, t.arena, &err), 0);
-    t_parser p = {.s = expr, .b = &b, .err = &err};
-    exec_expr *e = NULL;
-    const char *result;
-    if (t_expr(&p, &e) != 0) {
-        result = t_error(&err);
-    } else {
-        if (p.s[p.pos] != 0) fail_msg("trailing text in %s", expr);
-        ty_type_name(e->type, t_type, sizeof(t_type));
-        ty_column *c = NULL;
-        uint32_t rows = t.input_count ? t.rows : 1;
-        if (exec_eval_full(e, &t.ctx, (const ty_column *const *)t.inputs, rows, &c, &err) != 0) {
-            result = t_error(&err);
-        } else {
-            assert_int_equal(ty_column_validate(c, &err), 0);
-            assert_int_equal(c->row_count, rows);
-            result = t_render(c);
-        }
-        ty_column_destroy(c);
-    }
-    exec_builder_deinit(&b);
-    return result;
-}
-
-#define EXPECT(expr, type, rows)                                                            \
-    do {                                                                                    \
-        const char *got_ = ev(expr);                                                        \
-        if (strcmp(got_, rows) != 0 || strcmp(t_type, type) != 0)                           \
-            fail_msg("%s\n  got      %s :: %s\n  expected %s :: %s", expr, got_, t_type,    \
-                     rows, type);                                                           \
-    } while (0)
-
-#define EXPECT_ERR(expr, code, part)                                                        \
-    do {                                                                                    \
-        const char *got_ = ev(expr);                                                        \
-        if (strncmp(got_, "ERR " code ":", strlen("ERR " code ":")) != 0 ||                 \
-            strstr(got_, part) == NULL)                                                     \
-            fail_msg("%s\n  got      %s\n  expected ERR %s: ...%s...", expr, got_, code, part); \
-    } while (0)
+#define ET_STYLE_EXPRESSIONS
+#include "exec_test_util.h"
 
 /* ---- numbers ---------------------------------------------------------- */
 
@@ -594,22 +346,12 @@ static void test_errors(void **state) {
 
 /* ---- many rows: kernels work in chunks; every chunk boundary counts --- */
 
-static void in_col_sequence(const char *type, uint32_t n) {
-    size_t cap = (size_t)n * 12 + 1;
-    char *text = malloc(cap);
-    size_t used = 0;
-    for (uint32_t i = 0; i < n; i++)
-        used += (size_t)snprintf(text + used, cap - used, "%s%u", i ? "|" : "", i);
-    in_col(type, text);
-    free(text);
-}
-
 static void test_many_rows(void **state) {
     (void)state;
     const uint32_t n = 3000;
-    in_col_sequence("Int32", n);
-    in_col_sequence("Decimal(18, 1)", n);
-    in_col_sequence("UInt64", n);
+    in_col_sequence("Int32", n, false);
+    in_col_sequence("Decimal(18, 1)", n, false);
+    in_col_sequence("UInt64", n, false);
     const char *exprs[] = {"less($0, 1500)", "equals($1, 2999)", "greater($0, $2)",
                            "lessOrEquals($1, {Decimal(9, 3):1000.5})", "less($0, 1499.5)"};
     uint32_t want_true[] = {1500, 1, 0, 1001, 1500};
@@ -628,20 +370,20 @@ static void test_many_rows(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_numbers_constants, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_numbers_nan, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_numbers_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_typed_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_enum, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_dates, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_dates_const_string, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_decimal, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_strings, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_strings_against_numbers, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_uuid, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_arrays, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_errors, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_many_rows, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_constants, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_nan, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_typed_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_enum, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_dates, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_dates_const_string, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_decimal, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_strings, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_strings_against_numbers, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_uuid, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_arrays, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_errors, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_many_rows, et_setup, et_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

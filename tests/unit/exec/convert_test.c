@@ -12,257 +12,8 @@
  * come from ClickHouse's source and documentation and from running the
  * queries on clickhouse-server where its (old) behaviour is still current.
  */
-#include "exec/exec.h"
-
-#include <ctype.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-/* ---- harness: ev(expr) parses a small expression language, binds it
- * through the public builder API, evaluates it and renders the rows:
- *   name(a, b, ...)   a function call (exec_expr_call)
- *   'text'            a String constant (\' and \\ escapes)
- *   12, -3            an integer literal, typed as ClickHouse types it
- *   1.5, -2e3         a Float64 literal
- *   NULL              the NULL literal (Nullable(Nothing))
- *   {Type:text}       a constant of Type parsed from text; {Type:NULL} is NULL
- *   $0 .. $3          an input column set with h2_input(type, "a|b|\N")
- * The result is the rows as ClickHouse text joined by '|' ("\N" for NULL),
- * or "ERR <CODE>: <message>"; h2_type holds the result type's name. ---- */
-#define H2_INPUTS_MAX 4
-
-static struct {
-    mu_arena *arena;
-    exec_context ctx;
-    ty_column *inputs[H2_INPUTS_MAX];
-    uint32_t input_count;
-    uint32_t rows;
-    bool is_const; /* the expression bound to a constant */
-} h2;
-static char h2_type[256];
-static char h2_out[8192];
-
-static int h2_setup(void **state) {
-    (void)state;
-    memset(&h2, 0, sizeof(h2));
-    h2.ctx.timezone = ty_tz_utc();
-    h2.rows = 1;
-    return mu_arena_create(&h2.arena, NULL, 1 << 16, NULL);
-}
-
-static int h2_teardown(void **state) {
-    (void)state;
-    for (uint32_t i = 0; i < h2.input_count; i++) ty_column_destroy(h2.inputs[i]);
-    mu_arena_destroy(h2.arena);
-    memset(&h2, 0, sizeof(h2));
-    return 0;
-}
-
-static const ty_type *h2_parse_type(const char *name, size_t bytes) {
-    const ty_type *t;
-    mu_err err;
-    if (ty_type_parse_n(name, bytes, h2.arena, &t, &err) != 0)
-        fail_msg("type %.*s: %s", (int)bytes, name, err.message);
-    return t;
-}
-
-/* Adds input column $n: rows separated by '|', "\N" is NULL. */
-static void h2_input(const char *type_name, const char *rows) {
-    const ty_type *t = h2_parse_type(type_name, strlen(type_name));
-    ty_column *c;
-    mu_err err;
-    assert_int_equal(ty_column_create(t, NULL, &c, &err), 0);
-    for (const char *p = rows;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        int rc = n == 2 && memcmp(p, "\\N", 2) == 0 ? ty_column_append_null(c, &err)
-                                                     : ty_column_append_text(c, p, n, &err);
-        if (rc != 0) fail_msg("input row '%.*s': %s", (int)n, p, err.message);
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    h2.rows = c->row_count;
-    h2.inputs[h2.input_count++] = c;
-}
-
-typedef struct h2_parser {
-    const char *s;
-    size_t pos;
-    exec_builder *b;
-    mu_err *err;
-} h2_parser;
-
-static void h2_skip(h2_parser *p) {
-    while (p->s[p->pos] == ' ') p->pos++;
-}
-
-static int h2_expr(h2_parser *p, exec_expr **out);
-
-static int h2_typed_const(h2_parser *p, exec_expr **out) {
-    const char *start = p->s + p->pos + 1, *colon = strchr(start, ':'), *end = NULL;
-    int depth = 0;
-    bool quoted = false;
-    for (const char *c = colon ? colon + 1 : NULL; c && *c && end == NULL; c++) {
-        if (quoted) {
-            if (*c == '\\') c++;
-            else if (*c == '\'') quoted = false;
-        } else if (*c == '\'') {
-            quoted = true;
-        } else if (*c == '{') {
-            depth++;
-        } else if (*c == '}' && depth-- == 0) {
-            end = c;
-        }
-    }
-    if (end == NULL) fail_msg("bad typed constant at %s", start - 1);
-    const ty_type *t = h2_parse_type(start, (size_t)(colon - start));
-    ty_column *c;
-    assert_int_equal(ty_column_create(t, NULL, &c, p->err), 0);
-    size_t n = (size_t)(end - colon - 1);
-    int rc = n == 4 && memcmp(colon + 1, "NULL", 4) == 0
-                 ? ty_column_append_null(c, p->err)
-                 : ty_column_append_text(c, colon + 1, n, p->err);
-    if (rc != 0) fail_msg("constant '%.*s': %s", (int)n, colon + 1, p->err->message);
-    p->pos = (size_t)(end - p->s) + 1;
-    return exec_expr_const_take(p->b, c, out, p->err);
-}
-
-static int h2_string(h2_parser *p, exec_expr **out) {
-    char text[1024];
-    size_t n = 0;
-    p->pos++;
-    while (p->s[p->pos] != '\'') {
-        if (p->s[p->pos] == 0) fail_msg("unterminated string");
-        if (p->s[p->pos] == '\\') p->pos++;
-        text[n++] = p->s[p->pos++];
-    }
-    p->pos++;
-    return exec_expr_const_string(p->b, text, n, out, p->err);
-}
-
-static int h2_number(h2_parser *p, exec_expr **out) {
-    const char *start = p->s + p->pos;
-    size_t n = strspn(start, "+-0123456789.eE");
-    char text[64];
-    memcpy(text, start, n);
-    text[n] = 0;
-    p->pos += n;
-    if (strpbrk(text, ".eE")) return exec_expr_const_float(p->b, strtod(text, NULL), out, p->err);
-    if (text[0] == '-') return exec_expr_const_int(p->b, strtoll(text, NULL, 10), out, p->err);
-    return exec_expr_const_uint(p->b, strtoull(text, NULL, 10), out, p->err);
-}
-
-static int h2_call(h2_parser *p, exec_expr **out) {
-    char name[64];
-    size_t n = 0;
-    while (isalnum((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') name[n++] = p->s[p->pos++];
-    name[n] = 0;
-    if (strcmp(name, "NULL") == 0) return exec_expr_const_null(p->b, out, p->err);
-    h2_skip(p);
-    if (p->s[p->pos] != '(') fail_msg("expected ( after %s", name);
-    p->pos++;
-    exec_expr **args = mu_arena_calloc(h2.arena, 16, sizeof(*args), NULL);
-    uint32_t count = 0;
-    h2_skip(p);
-    while (p->s[p->pos] != ')') {
-        int rc = h2_expr(p, &args[count++]);
-        if (rc != 0) return rc;
-        h2_skip(p);
-        if (p->s[p->pos] == ',') p->pos++;
-        h2_skip(p);
-    }
-    p->pos++;
-    return exec_expr_call(p->b, name, args, count, out, p->err);
-}
-
-static int h2_expr(h2_parser *p, exec_expr **out) {
-    h2_skip(p);
-    char c = p->s[p->pos];
-    if (c == '\'') return h2_string(p, out);
-    if (c == '{') return h2_typed_const(p, out);
-    if (c == '$') {
-        uint32_t i = (uint32_t)(p->s[p->pos + 1] - '0');
-        p->pos += 2;
-        return exec_expr_input(p->b, i, h2.inputs[i]->type, out, p->err);
-    }
-    if (isdigit((unsigned char)c) || c == '-' || c == '+') return h2_number(p, out);
-    return h2_call(p, out);
-}
-
-static const char *h2_error(const mu_err *err) {
-    snprintf(h2_out, sizeof(h2_out), "ERR %s: %s", mu_code_ch_name(err->code), err->message);
-    h2_type[0] = 0;
-    return h2_out;
-}
-
-/* Renders every row of c joined by '|'. */
-static const char *h2_render(const ty_column *c) {
-    mu_buf text;
-    mu_err err;
-    mu_buf_init(&text, 0);
-    for (uint32_t r = 0; r < c->row_count; r++) {
-        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
-        assert_int_equal(ty_column_render_text(c, r, 0, &text, &err), 0);
-    }
-    size_t n = text.length_bytes < sizeof(h2_out) - 1 ? text.length_bytes : sizeof(h2_out) - 1;
-    if (n > 0) memcpy(h2_out, text.data, n);
-    h2_out[n] = 0;
-    mu_buf_deinit(&text);
-    return h2_out;
-}
-
-static const char *ev(const char *expr) {
-    exec_builder b;
-    mu_err err;
-    mu_err_clear(&err);
-    assert_int_equal(exec_builder_init(&b, &h2.ctx, h2.arena, &err), 0);
-    h2_parser p = {.s = expr, .b = &b, .err = &err};
-    exec_expr *e = NULL;
-    const char *result;
-    if (h2_expr(&p, &e) != 0) {
-        result = h2_error(&err);
-    } else {
-        if (p.s[p.pos] != 0) fail_msg("trailing text in %s", expr);
-        ty_type_name(e->type, h2_type, sizeof(h2_type));
-        h2.is_const = e->kind == EXEC_EXPR_CONST;
-        ty_column *c = NULL;
-        uint32_t rows = h2.input_count ? h2.rows : 1;
-        if (exec_eval_full(e, &h2.ctx, (const ty_column *const *)h2.inputs, rows, &c, &err) != 0) {
-            result = h2_error(&err);
-        } else {
-            assert_int_equal(ty_column_validate(c, &err), 0);
-            assert_int_equal(c->row_count, rows);
-            result = h2_render(c);
-        }
-        ty_column_destroy(c);
-    }
-    exec_builder_deinit(&b);
-    return result;
-}
-
-/* ev() and its result type in one assertion. */
-#define EXPECT(expr, type, rows)                                                        \
-    do {                                                                                \
-        const char *got_ = ev(expr);                                                    \
-        if (strcmp(got_, rows) != 0 || strcmp(h2_type, type) != 0)                     \
-            fail_msg("%s\n  got      %s :: %s\n  expected %s :: %s", expr, got_, h2_type, \
-                     rows, type);                                                       \
-    } while (0)
-
-/* An error whose ClickHouse name is code and whose message contains part. */
-#define EXPECT_ERR(expr, code, part)                                                    \
-    do {                                                                                \
-        const char *got_ = ev(expr);                                                    \
-        if (strncmp(got_, "ERR " code ":", strlen("ERR " code ":")) != 0 ||             \
-            strstr(got_, part) == NULL)                                                 \
-            fail_msg("%s\n  got      %s\n  expected ERR %s: ...%s...", expr, got_, code, part); \
-    } while (0)
+#define ET_STYLE_EXPRESSIONS
+#include "exec_test_util.h"
 
 /* ---- numbers ------------------------------------------------------- */
 
@@ -304,7 +55,7 @@ static void test_numbers_nan_inf(void **state) {
 
 static void test_numbers_columns(void **state) {
     (void)state;
-    h2_input("Nullable(Float64)", "1.5|-1.5|300.7|\\N|1e19|-0");
+    in_col("Nullable(Float64)", "1.5|-1.5|300.7|\\N|1e19|-0");
     EXPECT("toInt8($0)", "Nullable(Int8)", "1|-1|44|\\N|0|0");
     EXPECT("toUInt64($0)", "Nullable(UInt64)",
            "1|18446744073709551615|300|\\N|10000000000000000000|0");
@@ -316,7 +67,7 @@ static void test_numbers_columns(void **state) {
 
 static void test_numbers_column_errors(void **state) {
     (void)state;
-    h2_input("Float64", "1|nan|2");
+    in_col("Float64", "1|nan|2");
     EXPECT_ERR("toInt32($0)", "CANNOT_CONVERT_TYPE", "Unexpected inf or nan");
     EXPECT("toBool($0)", "Bool", "true|true|true");
     EXPECT("toString($0)", "String", "1|nan|2");
@@ -324,8 +75,8 @@ static void test_numbers_column_errors(void **state) {
 
 static void test_numbers_wide_columns(void **state) {
     (void)state;
-    h2_input("UInt64", "0|18446744073709551615|9223372036854775808");
-    h2_input("Int64", "-9223372036854775808|-1|9223372036854775807");
+    in_col("UInt64", "0|18446744073709551615|9223372036854775808");
+    in_col("Int64", "-9223372036854775808|-1|9223372036854775807");
     EXPECT("toInt64($0)", "Int64", "0|-1|-9223372036854775808");
     EXPECT("toFloat64($0)", "Float64", "0|18446744073709552000|9223372036854776000");
     EXPECT("toUInt8($1)", "UInt8", "0|255|255");
@@ -377,16 +128,16 @@ static void test_decimal_errors(void **state) {
                "Illegal type of toDecimal() scale Int8");
     EXPECT_ERR("toDecimal32(1)", "NUMBER_OF_ARGUMENTS_DOESNT_MATCH", "passed 1, should be 2");
     EXPECT_ERR("toDecimal32('1.5.', 2)", "CANNOT_PARSE_TEXT", "1.5.");
-    h2_input("UInt8", "2|3");
+    in_col("UInt8", "2|3");
     EXPECT_ERR("toDecimal32(1, $0)", "ILLEGAL_COLUMN",
                "Second argument for function toDecimal32 must be constant");
 }
 
 static void test_decimal_columns(void **state) {
     (void)state;
-    h2_input("Nullable(Float64)", "1.005|\\N|-2.5|1e100");
+    in_col("Nullable(Float64)", "1.005|\\N|-2.5|1e100");
     EXPECT_ERR("toDecimal32($0, 2)", "DECIMAL_OVERFLOW", "Float is out of Decimal range");
-    h2_input("Nullable(Int64)", "1|\\N|-300");
+    in_col("Nullable(Int64)", "1|\\N|-300");
     EXPECT("toDecimal32($1, 3)", "Nullable(Decimal(9, 3))", "1|\\N|-300");
     EXPECT("toDecimal128($1, 30)", "Nullable(Decimal(38, 30))", "1|\\N|-300");
     EXPECT_ERR("toDecimal32($1, 8)", "DECIMAL_OVERFLOW", "Decimal convert overflow");
@@ -445,11 +196,11 @@ static void test_strings_or_zero_or_null(void **state) {
                "functions with postfix 'OrZero' or 'OrNull' should take String argument");
     EXPECT_ERR("toDateOrNull(toDate('2020-01-01'))", "ILLEGAL_TYPE_OF_ARGUMENT",
                "should take String argument");
-    h2_input("Nullable(String)", "1|x|\\N|-5|");
+    in_col("Nullable(String)", "1|x|\\N|-5|");
     EXPECT("toInt32OrNull($0)", "Nullable(Int32)", "1|\\N|\\N|-5|\\N");
     EXPECT("toInt64OrZero($0)", "Nullable(Int64)", "1|0|\\N|-5|0");
     EXPECT_ERR("toInt32($0)", "CANNOT_PARSE_TEXT", "\"x\" as Int32");
-    h2_input("Nullable(String)", "7|\\N|8|\\N|9");
+    in_col("Nullable(String)", "7|\\N|8|\\N|9");
     EXPECT("toInt32($1)", "Nullable(Int32)", "7|\\N|8|\\N|9");
 }
 
@@ -470,7 +221,7 @@ static void test_to_string(void **state) {
     EXPECT("toFixedString(toString(toFixedString('ab', 4)), 2)", "FixedString(2)", "ab");
     EXPECT("toString(toUUID('61f0c404-5cb3-11e7-907b-a6006ad3dba0'))", "String",
            "61f0c404-5cb3-11e7-907b-a6006ad3dba0");
-    h2_input("Nullable(Decimal(9, 3))", "1.5|\\N|-0.001");
+    in_col("Nullable(Decimal(9, 3))", "1.5|\\N|-0.001");
     EXPECT("toString($0)", "Nullable(String)", "1.5|\\N|-0.001");
     EXPECT("CAST($0, 'Nullable(String)')", "Nullable(String)", "1.5|\\N|-0.001");
 }
@@ -486,7 +237,7 @@ static void test_fixed_string(void **state) {
     EXPECT_ERR("toFixedString('a', 0)", "ARGUMENT_OUT_OF_BOUND", "FixedString size 0");
     EXPECT_ERR("CAST(1, 'FixedString(2)')", "NOT_IMPLEMENTED",
                "CAST AS FixedString is only implemented for types String and FixedString");
-    h2_input("String", "ab|abc");
+    in_col("String", "ab|abc");
     EXPECT_ERR("toFixedString($0, 2)", "TOO_LARGE_STRING_SIZE", "FixedString(2)");
     EXPECT_ERR("toFixedString('ab', toUInt8($0))", "ILLEGAL_COLUMN",
                "Second argument for function toFixedString must be constant");
@@ -603,7 +354,7 @@ static void test_dates_zones(void **state) {
 static void test_dates_session_zone(void **state) {
     (void)state;
     mu_err err;
-    assert_int_equal(ty_tz_get("Asia/Kolkata", &h2.ctx.timezone, &err), 0);
+    assert_int_equal(ty_tz_get("Asia/Kolkata", &et.ctx.timezone, &err), 0);
     EXPECT("toUInt32(toDateTime('2020-01-02 03:04:05'))", "UInt32", "1577914445");
     EXPECT("toString(toDateTime('2020-01-02 03:04:05'))", "String", "2020-01-02 03:04:05");
     EXPECT("toDate(toDateTime(1577903400))", "Date", "2020-01-02");
@@ -623,14 +374,14 @@ static void test_dates_errors(void **state) {
                "passed 3, should be 1 to 2");
     EXPECT_ERR("toDate({Decimal(9, 2):1.5})", "CANNOT_CONVERT_TYPE",
                "Conversion from Decimal(9, 2) to Date is not supported");
-    h2_input("String", "UTC");
+    in_col("String", "UTC");
     EXPECT_ERR("toDateTime(1, $0)", "ILLEGAL_COLUMN", "must be a constant string");
 }
 
 static void test_dates_columns(void **state) {
     (void)state;
-    h2_input("Nullable(Date)", "2020-01-02|\\N|1970-01-01");
-    h2_input("Int64", "-5|70000|1577934245");
+    in_col("Nullable(Date)", "2020-01-02|\\N|1970-01-01");
+    in_col("Int64", "-5|70000|1577934245");
     EXPECT("toDateTime($0)", "Nullable(DateTime)",
            "2020-01-02 00:00:00|\\N|1970-01-01 00:00:00");
     EXPECT("toDate($1)", "Date", "1970-01-01|1970-01-01|2020-01-02");
@@ -667,9 +418,9 @@ static void test_cast_nulls(void **state) {
     EXPECT("CAST({Nullable(Int32):NULL}, 'Nullable(String)')", "Nullable(String)", "\\N");
     EXPECT("CAST({Nullable(String):NULL}, 'Nullable(Int8)')", "Nullable(Int8)", "\\N");
     EXPECT("CAST(5, 'Nullable(Int8)')", "Nullable(Int8)", "5");
-    h2_input("Nullable(Int32)", "1|2");
+    in_col("Nullable(Int32)", "1|2");
     EXPECT("CAST($0, 'String')", "String", "1|2");
-    h2_input("Nullable(String)", "1|\\N|x");
+    in_col("Nullable(String)", "1|\\N|x");
     EXPECT_ERR("CAST($1, 'Nullable(Int8)')", "CANNOT_PARSE_TEXT", "\"x\" as Int8");
 }
 
@@ -691,7 +442,7 @@ static void test_cast_nested(void **state) {
                "\"x\" as Int8");
     EXPECT_ERR("CAST({Array(UInt8):[1]}, 'UInt8')", "CANNOT_CONVERT_TYPE",
                "Conversion from Array(UInt8) to UInt8 is not supported");
-    h2_input("Array(Int32)", "[1,2]|[]|[300]");
+    in_col("Array(Int32)", "[1,2]|[]|[300]");
     EXPECT("CAST($0, 'Array(Int8)')", "Array(Int8)", "[1,2]|[]|[44]");
     EXPECT("toString($0)", "String", "[1,2]|[]|[300]");
 }
@@ -721,7 +472,7 @@ static void test_cast_bind_errors(void **state) {
     EXPECT_ERR("CAST(1, 'Nothing')", "CANNOT_CONVERT_TYPE", "not supported");
     EXPECT_ERR("toInt32(toUUID('61f0c404-5cb3-11e7-907b-a6006ad3dba0'))", "NOT_IMPLEMENTED",
                "Probably the passed UUID is unquoted");
-    h2_input("String", "Int8");
+    in_col("String", "Int8");
     EXPECT_ERR("CAST(1, $0)", "ILLEGAL_TYPE_OF_ARGUMENT",
                "Second argument to CAST must be a constant string describing type. Instead "
                "there is non-constant column of type String");
@@ -730,30 +481,29 @@ static void test_cast_bind_errors(void **state) {
 /* exec_expr_cast: the binder's CAST(x AS T) goes through _CAST. */
 static void test_expr_cast_api(void **state) {
     (void)state;
-    h2_input("Nullable(String)", "1.25|\\N|-3");
+    in_col("Nullable(String)", "1.25|\\N|-3");
     exec_builder b;
     mu_err err;
-    assert_int_equal(exec_builder_init(&b, &h2.ctx, h2.arena, &err), 0);
+    assert_int_equal(exec_builder_init(&b, &et.ctx, et.arena, &err), 0);
     exec_expr *x, *e;
-    const ty_type *to = h2_parse_type("Nullable(Decimal(9, 2))", 23);
-    assert_int_equal(exec_expr_input(&b, 0, h2.inputs[0]->type, &x, &err), 0);
+    const ty_type *to = et_type("Nullable(Decimal(9, 2))");
+    assert_int_equal(exec_expr_input(&b, 0, et.inputs[0]->type, &x, &err), 0);
     assert_int_equal(exec_expr_cast(&b, x, to, &e, &err), 0);
     assert_true(ty_type_equal(e->type, to));
     ty_column *c;
-    const ty_column *const *inputs = (const ty_column *const *)h2.inputs;
-    assert_int_equal(exec_eval_full(e, &h2.ctx, inputs, 3, &c, &err), 0);
-    assert_string_equal(h2_render(c), "1.25|\\N|-3");
+    const ty_column *const *inputs = (const ty_column *const *)et.inputs;
+    assert_int_equal(exec_eval_full(e, &et.ctx, inputs, 3, &c, &err), 0);
+    assert_string_equal(et_render(c), "1.25|\\N|-3");
     ty_column_destroy(c);
-    const ty_type *plain = h2_parse_type("Decimal(9, 2)", 13);
+    const ty_type *plain = et_type("Decimal(9, 2)");
     assert_int_equal(exec_expr_cast(&b, x, plain, &e, &err), 0);
-    assert_int_not_equal(exec_eval_full(e, &h2.ctx, inputs, 3, &c, &err), 0);
+    assert_int_not_equal(exec_eval_full(e, &et.ctx, inputs, 3, &c, &err), 0);
     assert_int_equal(err.code, MU_EINSERT_NULL);
     exec_builder_deinit(&b);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-#define T(name) cmocka_unit_test_setup_teardown(name, h2_setup, h2_teardown)
         T(test_numbers_wrap_and_truncate), T(test_numbers_nan_inf), T(test_numbers_columns),
         T(test_numbers_column_errors), T(test_numbers_wide_columns), T(test_decimals),
         T(test_decimal_errors), T(test_decimal_columns), T(test_strings_parse),

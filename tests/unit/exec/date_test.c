@@ -8,215 +8,17 @@
  * Expected texts come from ClickHouse's documentation and source semantics
  * (DateLUTImpl) and were cross-checked with Python's zoneinfo.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "exec/exec.h"
+#define ET_STYLE_DATES
+#include "exec_test_util.h"
 
 /* 2024-05-06 07:08:09.123456 UTC, a Monday. */
 #define TC_NOW_US 1714979289123456LL
 
-static mu_arena *tc_arena;
-static exec_context tc_ctx;
-static exec_builder tc_b;
-
+/* The session zone is the process default (UTC), and now() is TC_NOW_US. */
 static int tc_setup(void **state) {
-    (void)state;
-    mu_err err;
-    if (mu_arena_create(&tc_arena, NULL, 1 << 16, &err) != 0) return -1;
-    memset(&tc_ctx, 0, sizeof(tc_ctx));
-    tc_ctx.now_us = TC_NOW_US;
-    tc_ctx.timezone = NULL; /* session zone: the process default (UTC) */
-    return exec_builder_init(&tc_b, &tc_ctx, tc_arena, &err);
-}
-
-static int tc_teardown(void **state) {
-    (void)state;
-    exec_builder_deinit(&tc_b);
-    mu_arena_destroy(tc_arena);
-    tc_arena = NULL;
-    return 0;
-}
-
-static const ty_tz *tc_zone(const char *name) {
-    const ty_tz *tz;
-    mu_err err;
-    if (ty_tz_get(name, &tz, &err) != 0) fail_msg("zone %s: %s", name, err.message);
-    return tz;
-}
-
-static const ty_type *tc_type(const char *name) {
-    const ty_type *t;
-    mu_err err;
-    if (ty_type_parse(name, tc_arena, &t, &err) != 0) fail_msg("type %s: %s", name, err.message);
-    return t;
-}
-
-/* A constant of `type` read from its text form ("NULL" for NULL). */
-static exec_expr *V(const char *type, const char *text) {
-    ty_column *c;
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(ty_column_create(tc_type(type), NULL, &c, &err), 0);
-    int rc = strcmp(text, "NULL") == 0 ? ty_column_append_null(c, &err)
-                                       : ty_column_append_text(c, text, strlen(text), &err);
-    if (rc != 0) fail_msg("value %s of %s: %s", text, type, err.message);
-    assert_int_equal(exec_expr_const_take(&tc_b, c, &e, &err), 0);
-    return e;
-}
-
-static exec_expr *S(const char *s) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_string(&tc_b, s, strlen(s), &e, &err), 0);
-    return e;
-}
-
-static exec_expr *I(int64_t v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_int(&tc_b, v, &e, &err), 0);
-    return e;
-}
-
-static exec_expr *F(double v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_float(&tc_b, v, &e, &err), 0);
-    return e;
-}
-
-static exec_expr *NUL(void) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_null(&tc_b, &e, &err), 0);
-    return e;
-}
-
-/* Input column `index` of `type`. */
-static exec_expr *IN(uint32_t index, const char *type) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_input(&tc_b, index, tc_type(type), &e, &err), 0);
-    return e;
-}
-
-static int tc_call_rc(const char *name, exec_expr **args, uint32_t n, exec_expr **out,
-                      mu_err *err) {
-    exec_expr **copy = mu_arena_calloc(tc_arena, n ? n : 1, sizeof(*copy), err);
-    assert_non_null(copy);
-    if (n) memcpy(copy, args, n * sizeof(*copy));
-    mu_err_clear(err);
-    return exec_expr_call(&tc_b, name, copy, n, out, err);
-}
-
-static exec_expr *tc_call(const char *name, exec_expr **args, uint32_t n) {
-    exec_expr *e = NULL;
-    mu_err err;
-    if (tc_call_rc(name, args, n, &e, &err) != 0) fail_msg("%s: %s", name, err.message);
-    return e;
-}
-
-#define ARGS(...) ((exec_expr *[]){__VA_ARGS__})
-#define NARGS(...) ((uint32_t)(sizeof(ARGS(__VA_ARGS__)) / sizeof(exec_expr *)))
-#define CALL(name, ...) tc_call(name, ARGS(__VA_ARGS__), NARGS(__VA_ARGS__))
-#define CALL0(name) tc_call(name, NULL, 0)
-
-static const char *tc_type_text(const exec_expr *e) {
-    static char text[256];
-    return ty_type_name(e->type, text, sizeof(text));
-}
-
-/* Row `row` of a column as ClickHouse prints it. */
-static const char *tc_render(const ty_column *c, uint32_t row) {
-    static char text[4096];
-    mu_buf b;
-    mu_err err;
-    mu_buf_init(&b, 0);
-    assert_int_equal(ty_column_render_text(c, row, 0, &b, &err), 0);
-    size_t n = MU_MIN(b.length_bytes, sizeof(text) - 1);
-    if (n) memcpy(text, b.data, n);
-    text[n] = 0;
-    mu_buf_deinit(&b);
-    return text;
-}
-
-/* Value of a constant expression (folded at bind time). */
-static const char *tc_text(const exec_expr *e) {
-    ty_column *c;
-    mu_err err;
-    if (exec_eval_full(e, &tc_ctx, NULL, 1, &c, &err) != 0) fail_msg("eval: %s", err.message);
-    static char text[4096];
-    snprintf(text, sizeof(text), "%s", tc_render(c, 0));
-    ty_column_destroy(c);
-    return text;
-}
-
-#define EXPECT(e, type_text, value_text)                                                    \
-    do {                                                                                    \
-        exec_expr *e_ = (e);                                                                \
-        assert_string_equal(tc_type_text(e_), type_text);                                   \
-        assert_string_equal(tc_text(e_), value_text);                                       \
-    } while (0)
-
-/* The value only (type checked elsewhere). */
-#define EXPECT_V(e, value_text) assert_string_equal(tc_text(e), value_text)
-
-static void tc_expect_error_at(const char *name, exec_expr **args, uint32_t n, int code,
-                               const char *fragment, int line) {
-    exec_expr *e = NULL;
-    mu_err err;
-    int rc = tc_call_rc(name, args, n, &e, &err);
-    if (rc == 0) fail_msg("line %d: %s succeeded, wanted code %d", line, name, code);
-    if (rc != code) fail_msg("line %d: %s: code %d (%s), wanted %d", line, name, rc, err.message,
-                             code);
-    if (strstr(err.message, fragment) == NULL)
-        fail_msg("line %d: %s: message \"%s\" lacks \"%s\"", line, name, err.message, fragment);
-}
-
-#define EXPECT_ERROR(code, fragment, name, ...)                                             \
-    tc_expect_error_at(name, ARGS(__VA_ARGS__), NARGS(__VA_ARGS__), code, fragment, __LINE__)
-
-/* A column of `type` from texts ("NULL" for NULL). */
-static ty_column *tc_column(const char *type, const char *const *texts, uint32_t n) {
-    ty_column *c;
-    mu_err err;
-    assert_int_equal(ty_column_create(tc_type(type), NULL, &c, &err), 0);
-    for (uint32_t i = 0; i < n; i++) {
-        int rc = strcmp(texts[i], "NULL") == 0
-                     ? ty_column_append_null(c, &err)
-                     : ty_column_append_text(c, texts[i], strlen(texts[i]), &err);
-        if (rc != 0) fail_msg("%s: %s", texts[i], err.message);
-    }
-    return c;
-}
-
-/* Evaluates e over input columns and joins the rendered rows with '|'. */
-static const char *tc_rows(const exec_expr *e, const ty_column *const *inputs, uint32_t rows) {
-    static char text[8192];
-    ty_column *c;
-    mu_err err;
-    if (exec_eval_full(e, &tc_ctx, inputs, rows, &c, &err) != 0) fail_msg("eval: %s", err.message);
-    text[0] = 0;
-    for (uint32_t i = 0; i < rows; i++) {
-        if (i) strcat(text, "|");
-        strcat(text, tc_render(c, i));
-    }
-    ty_column_destroy(c);
-    return text;
-}
-
-static int tc_rows_error(const exec_expr *e, const ty_column *const *inputs, uint32_t rows,
-                         mu_err *err) {
-    ty_column *c = NULL;
-    int rc = exec_eval_full(e, &tc_ctx, inputs, rows, &c, err);
-    ty_column_destroy(c);
+    int rc = et_setup(state);
+    et.ctx.timezone = NULL;
+    et.ctx.now_us = TC_NOW_US;
     return rc;
 }
 
@@ -548,21 +350,21 @@ static void test_add_columns_and_errors(void **state) {
     (void)state;
     const char *days[] = {"2024-01-31", "NULL", "2023-01-31", "2149-06-06"};
     const char *deltas[] = {"1", "5", "NULL", "-1"};
-    const ty_column *inputs[2] = {tc_column("Nullable(Date)", days, 4),
-                                  tc_column("Nullable(Int32)", deltas, 4)};
+    const ty_column *inputs[2] = {COLUMN("Nullable(Date)", days, 4),
+                                  COLUMN("Nullable(Int32)", deltas, 4)};
     exec_expr *e = CALL("addMonths", IN(0, "Nullable(Date)"), IN(1, "Nullable(Int32)"));
-    assert_string_equal(tc_type_text(e), "Nullable(Date)");
-    assert_string_equal(tc_rows(e, inputs, 4), "2024-02-29|\\N|\\N|2149-05-06");
+    assert_string_equal(et_type_text(e), "Nullable(Date)");
+    assert_string_equal(et_rows(e, inputs, 4), "2024-02-29|\\N|\\N|2149-05-06");
     exec_expr *c = CALL("addDays", V("Date", "2024-01-01"), IN(1, "Nullable(Int32)"));
-    assert_string_equal(tc_rows(c, inputs, 4), "2024-01-02|2024-01-06|\\N|2023-12-31");
+    assert_string_equal(et_rows(c, inputs, 4), "2024-01-02|2024-01-06|\\N|2023-12-31");
     ty_column_destroy((ty_column *)inputs[0]);
     ty_column_destroy((ty_column *)inputs[1]);
 
     const char *big[] = {"18446744073709551615"};
-    const ty_column *big_input[1] = {tc_column("UInt64", big, 1)};
+    const ty_column *big_input[1] = {COLUMN("UInt64", big, 1)};
     exec_expr *o = CALL("addDays", V("Date", "2024-01-01"), IN(0, "UInt64"));
     mu_err err;
-    assert_int_equal(tc_rows_error(o, big_input, 1, &err), MU_EDECIMAL_OVERFLOW);
+    assert_int_equal(et_rows_error(o, big_input, 1, &err), MU_EDECIMAL_OVERFLOW);
     assert_non_null(strstr(err.message, "Numeric overflow"));
     ty_column_destroy((ty_column *)big_input[0]);
 
@@ -680,14 +482,14 @@ static void test_now_and_today(void **state) {
     EXPECT(CALL0("timezone"), "String", "UTC");
     EXPECT(CALL0("timeZone"), "String", "UTC");
     /* A session zone moves today() and timezone(). */
-    tc_ctx.timezone = tc_zone("Asia/Kolkata");
-    tc_ctx.now_us = 1715025600000000LL; /* 2024-05-06 20:00:00 UTC */
+    et.ctx.timezone = et_zone("Asia/Kolkata");
+    et.ctx.now_us = 1715025600000000LL; /* 2024-05-06 20:00:00 UTC */
     EXPECT_V(CALL0("today"), "2024-05-07");
     EXPECT_V(CALL0("timezone"), "Asia/Kolkata");
     EXPECT_V(CALL("toDayOfMonth", V("Date", "2024-05-06")), "6");
     EXPECT(CALL("addHours", V("Date", "2024-01-01"), I(0)), "DateTime", "2023-12-31 18:30:00");
-    tc_ctx.timezone = NULL;
-    tc_ctx.now_us = TC_NOW_US;
+    et.ctx.timezone = NULL;
+    et.ctx.now_us = TC_NOW_US;
     EXPECT_ERROR(MU_EOUT_OF_BOUND, "Scale 10 is too large for DateTime64", "now64", I(10));
     EXPECT_ERROR(MU_EINVAL, "Cannot load time zone Mars/Olympus", "now", S("Mars/Olympus"));
     EXPECT_ERROR(MU_ENUMBER_OF_ARGUMENTS, "passed 1, should be 0", "today", I(1));
@@ -925,16 +727,16 @@ static void test_time_zones_and_unix64(void **state) {
                  "fromUnixTimestamp64Milli", I(1), S("UTC"), S("UTC"));
     /* Columns with NULLs. */
     const char *rows[] = {"2025-02-13 23:31:31.011", "NULL", "1970-01-01 00:00:00.001"};
-    const ty_column *inputs[1] = {tc_column("Nullable(DateTime64(3, 'UTC'))", rows, 3)};
+    const ty_column *inputs[1] = {COLUMN("Nullable(DateTime64(3, 'UTC'))", rows, 3)};
     exec_expr *ms = CALL("toUnixTimestamp64Milli", IN(0, "Nullable(DateTime64(3, 'UTC'))"));
-    assert_string_equal(tc_type_text(ms), "Nullable(Int64)");
-    assert_string_equal(tc_rows(ms, inputs, 3), "1739489491011|\\N|1");
+    assert_string_equal(et_type_text(ms), "Nullable(Int64)");
+    assert_string_equal(et_rows(ms, inputs, 3), "1739489491011|\\N|1");
     exec_expr *tz = CALL("toTimeZone", IN(0, "Nullable(DateTime64(3, 'UTC'))"), S("Asia/Tokyo"));
-    assert_string_equal(tc_type_text(tz), "Nullable(DateTime64(3, 'Asia/Tokyo'))");
-    assert_string_equal(tc_rows(tz, inputs, 3),
+    assert_string_equal(et_type_text(tz), "Nullable(DateTime64(3, 'Asia/Tokyo'))");
+    assert_string_equal(et_rows(tz, inputs, 3),
                         "2025-02-14 08:31:31.011|\\N|1970-01-01 09:00:00.001");
     exec_expr *of = CALL("timezoneOf", IN(0, "Nullable(DateTime64(3, 'UTC'))"));
-    assert_string_equal(tc_rows(of, inputs, 3), "UTC|UTC|UTC");
+    assert_string_equal(et_rows(of, inputs, 3), "UTC|UTC|UTC");
     ty_column_destroy((ty_column *)inputs[0]);
 }
 
@@ -963,9 +765,9 @@ static void test_format_every_specifier(void **state) {
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         exec_expr *e = CALL("formatDateTime", V(DT_UTC, "2018-01-02 22:33:44"),
                             S(cases[i].format));
-        assert_string_equal(tc_type_text(e), "String");
-        if (strcmp(tc_text(e), cases[i].want) != 0)
-            fail_msg("%s: got '%s', want '%s'", cases[i].format, tc_text(e), cases[i].want);
+        assert_string_equal(et_type_text(e), "String");
+        if (strcmp(et_text(e), cases[i].want) != 0)
+            fail_msg("%s: got '%s', want '%s'", cases[i].format, et_text(e), cases[i].want);
     }
     EXPECT_V(CALL("DATE_FORMAT", V(DT_UTC, "2018-01-02 22:33:44"), S("%F")), "2018-01-02");
 }
@@ -1018,10 +820,10 @@ static void test_format_values(void **state) {
              "02:30:00 +0100");
     /* Columns with NULLs. */
     const char *rows[] = {"2024-01-01 00:00:00", "NULL", "2024-12-31 23:59:59"};
-    const ty_column *inputs[1] = {tc_column("Nullable(DateTime('UTC'))", rows, 3)};
+    const ty_column *inputs[1] = {COLUMN("Nullable(DateTime('UTC'))", rows, 3)};
     exec_expr *e = CALL("formatDateTime", IN(0, "Nullable(DateTime('UTC'))"), S("%d.%m.%Y"));
-    assert_string_equal(tc_type_text(e), "Nullable(String)");
-    assert_string_equal(tc_rows(e, inputs, 3), "01.01.2024|\\N|31.12.2024");
+    assert_string_equal(et_type_text(e), "Nullable(String)");
+    assert_string_equal(et_rows(e, inputs, 3), "01.01.2024|\\N|31.12.2024");
     ty_column_destroy((ty_column *)inputs[0]);
 }
 
@@ -1114,9 +916,9 @@ static void test_parse_best_effort(void **state) {
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         exec_expr *e = CALL("parseDateTimeBestEffort", S(cases[i].text));
-        assert_string_equal(tc_type_text(e), "DateTime");
-        if (strcmp(tc_text(e), cases[i].want) != 0)
-            fail_msg("'%s': got %s, want %s", cases[i].text, tc_text(e), cases[i].want);
+        assert_string_equal(et_type_text(e), "DateTime");
+        if (strcmp(et_text(e), cases[i].want) != 0)
+            fail_msg("'%s': got %s, want %s", cases[i].text, et_text(e), cases[i].want);
     }
 }
 
@@ -1163,21 +965,21 @@ static void test_parse_best_effort_variants(void **state) {
            "2024-01-15 00:00:00");
     /* Columns: NULLs, good and bad rows. */
     const char *rows[] = {"2024-01-15 10:30:00", "NULL", "bad", "20240115"};
-    const ty_column *inputs[1] = {tc_column("Nullable(String)", rows, 4)};
+    const ty_column *inputs[1] = {COLUMN("Nullable(String)", rows, 4)};
     exec_expr *n = CALL("parseDateTimeBestEffortOrNull", IN(0, "Nullable(String)"));
-    assert_string_equal(tc_type_text(n), "Nullable(DateTime)");
-    assert_string_equal(tc_rows(n, inputs, 4), "2024-01-15 10:30:00|\\N|\\N|2024-01-15 00:00:00");
+    assert_string_equal(et_type_text(n), "Nullable(DateTime)");
+    assert_string_equal(et_rows(n, inputs, 4), "2024-01-15 10:30:00|\\N|\\N|2024-01-15 00:00:00");
     exec_expr *z = CALL("parseDateTimeBestEffortOrZero", IN(0, "Nullable(String)"));
-    assert_string_equal(tc_type_text(z), "Nullable(DateTime)");
-    assert_string_equal(tc_rows(z, inputs, 4),
+    assert_string_equal(et_type_text(z), "Nullable(DateTime)");
+    assert_string_equal(et_rows(z, inputs, 4),
                         "2024-01-15 10:30:00|\\N|1970-01-01 00:00:00|2024-01-15 00:00:00");
     exec_expr *t = CALL("parseDateTimeBestEffort", IN(0, "Nullable(String)"));
     mu_err err;
-    assert_int_equal(tc_rows_error(t, inputs, 4, &err), MU_EPARSE_DATETIME);
+    assert_int_equal(et_rows_error(t, inputs, 4, &err), MU_EPARSE_DATETIME);
     assert_non_null(strstr(err.message, "'bad'"));
     const char *good[] = {"2024-01-15 10:30:00", "NULL"};
-    const ty_column *good_inputs[1] = {tc_column("Nullable(String)", good, 2)};
-    assert_string_equal(tc_rows(t, good_inputs, 2), "2024-01-15 10:30:00|\\N");
+    const ty_column *good_inputs[1] = {COLUMN("Nullable(String)", good, 2)};
+    assert_string_equal(et_rows(t, good_inputs, 2), "2024-01-15 10:30:00|\\N");
     ty_column_destroy((ty_column *)inputs[0]);
     ty_column_destroy((ty_column *)good_inputs[0]);
 }
@@ -1216,9 +1018,9 @@ static void test_parse_best_effort_errors(void **state) {
         exec_expr *e = NULL;
         mu_err err;
         exec_expr *arg = S(cases[i].text);
-        int rc = tc_call_rc("parseDateTimeBestEffort", &arg, 1, &e, &err);
+        int rc = et_call_array("parseDateTimeBestEffort", &arg, 1, &e, &err);
         if (rc != MU_EPARSE && rc != MU_EPARSE_DATETIME)
-            fail_msg("'%s': rc %d (%s)", cases[i].text, rc, rc ? err.message : tc_text(e));
+            fail_msg("'%s': rc %d (%s)", cases[i].text, rc, rc ? err.message : et_text(e));
         if (strstr(err.message, cases[i].fragment) == NULL)
             fail_msg("'%s': message \"%s\" lacks \"%s\"", cases[i].text, err.message,
                      cases[i].fragment);
@@ -1291,22 +1093,22 @@ static void test_argument_errors(void **state) {
 static void test_nulls_and_columns(void **state) {
     (void)state;
     const char *rows[] = {"2024-02-29 13:45:56", "NULL", "1970-01-01 01:00:00"};
-    const ty_column *inputs[1] = {tc_column("Nullable(DateTime('Europe/Berlin'))", rows, 3)};
+    const ty_column *inputs[1] = {COLUMN("Nullable(DateTime('Europe/Berlin'))", rows, 3)};
     exec_expr *y = CALL("toYear", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
-    assert_string_equal(tc_type_text(y), "Nullable(UInt16)");
-    assert_string_equal(tc_rows(y, inputs, 3), "2024|\\N|1970");
+    assert_string_equal(et_type_text(y), "Nullable(UInt16)");
+    assert_string_equal(et_rows(y, inputs, 3), "2024|\\N|1970");
     exec_expr *h = CALL("toHour", IN(0, "Nullable(DateTime('Europe/Berlin'))"), S("UTC"));
-    assert_string_equal(tc_rows(h, inputs, 3), "12|\\N|0");
+    assert_string_equal(et_rows(h, inputs, 3), "12|\\N|0");
     exec_expr *d = CALL("toStartOfDay", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
-    assert_string_equal(tc_type_text(d), "Nullable(DateTime('Europe/Berlin'))");
+    assert_string_equal(et_type_text(d), "Nullable(DateTime('Europe/Berlin'))");
     /* Berlin's 1970-01-01 starts before the epoch: ClickHouse's saturated
      * table gives the next day's start. */
-    assert_string_equal(tc_rows(d, inputs, 3), "2024-02-29 00:00:00|\\N|1970-01-02 00:00:00");
+    assert_string_equal(et_rows(d, inputs, 3), "2024-02-29 00:00:00|\\N|1970-01-02 00:00:00");
     exec_expr *m = CALL("toStartOfMonth", IN(0, "Nullable(DateTime('Europe/Berlin'))"));
-    assert_string_equal(tc_rows(m, inputs, 3), "2024-02-01|\\N|1970-01-01");
+    assert_string_equal(et_rows(m, inputs, 3), "2024-02-01|\\N|1970-01-01");
     exec_expr *diff = CALL("dateDiff", S("hour"), IN(0, "Nullable(DateTime('Europe/Berlin'))"),
                            V(DT_UTC, "2024-03-01 00:00:00"));
-    assert_string_equal(tc_rows(diff, inputs, 3), "13|\\N|474793");
+    assert_string_equal(et_rows(diff, inputs, 3), "13|\\N|474793");
     ty_column_destroy((ty_column *)inputs[0]);
     /* A NULL constant makes the whole call NULL. */
     EXPECT(CALL("toYear", NUL()), "Nullable(Nothing)", "\\N");
@@ -1315,34 +1117,34 @@ static void test_nulls_and_columns(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_fields_leap_day, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_fields_zones, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_fields_date_edges, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_day_of_week_modes, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_relative_numbers, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_start_of_date_results, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_start_of_time_results, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_start_of_interval, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_start_of_interval_errors, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_add_dates, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_add_datetimes, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_date_add_family, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_add_columns_and_errors, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_date_diff, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_now_and_today, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_unix_timestamps, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_iso_weeks, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_custom_weeks, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_more_fields, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_time_zones_and_unix64, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_format_every_specifier, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_format_values, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_format_errors, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_parse_best_effort, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_parse_best_effort_variants, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_parse_best_effort_errors, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_argument_errors, tc_setup, tc_teardown),
-        cmocka_unit_test_setup_teardown(test_nulls_and_columns, tc_setup, tc_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_leap_day, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_zones, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_fields_date_edges, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_day_of_week_modes, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_relative_numbers, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_date_results, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_time_results, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_interval, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_interval_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_add_dates, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_add_datetimes, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_date_add_family, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_add_columns_and_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_date_diff, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_now_and_today, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_unix_timestamps, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_iso_weeks, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_custom_weeks, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_more_fields, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_time_zones_and_unix64, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_format_every_specifier, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_format_values, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_format_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort_variants, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_parse_best_effort_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_argument_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_nulls_and_columns, tc_setup, et_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

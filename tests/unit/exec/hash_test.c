@@ -7,161 +7,8 @@
  * sipHash64/128, halfMD5, murmurHash*, intHash*) or by the reference
  * libraries (libxxhash, zlib) for functions it lacks.
  */
-#include "exec/exec.h"
-
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* ---- harness: q(fn, spec, ...) binds and evaluates one call ---------- */
-/*
- * spec has one letter per argument:
- *   s  const String (NUL-terminated)      b  const String (bytes, length)
- *   i  const Int64 literal (narrowest)    u  const UInt64 literal
- *   f  const Float64                      n  NULL
- *   k  const of a type (type, text)       c  column (type, rows joined by '|',
- *                                            "\N" is NULL)
- * The result is the rows rendered as ClickHouse text joined by '|', or
- * "ERR <CODE>: <message>". q_type holds the result type's name.
- */
-static char q_slots[8][4096];
-static unsigned q_next;
-static char q_type[256];
-static bool q_hex; /* render String/FixedString results as uppercase hex */
-
-static ty_column *q_column(mu_arena *arena, const char *type_name, const char *rows,
-                           uint32_t *row_count) {
-    const ty_type *type;
-    mu_err err;
-    assert_int_equal(ty_type_parse(type_name, arena, &type, &err), 0);
-    ty_column *c;
-    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
-    uint32_t count = 0;
-    const char *p = rows;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if (n == 2 && memcmp(p, "\\N", 2) == 0) assert_int_equal(ty_column_append_null(c, &err), 0);
-        else if (ty_column_append_text(c, p, n, &err) != 0)
-            fail_msg("bad row '%.*s': %s", (int)n, p, err.message);
-        count++;
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    *row_count = count;
-    return c;
-}
-
-/* Adds one argument (spec letter `letter`) to args; columns go to inputs. */
-static void q_arg(exec_builder *b, mu_arena *arena, char letter, va_list *ap, exec_expr **e,
-                  ty_column **inputs, uint32_t *input_count, uint32_t *rows) {
-    mu_err err;
-    int rc = 0;
-    if (letter == 's') {
-        const char *v = va_arg(*ap, const char *);
-        rc = exec_expr_const_string(b, v, strlen(v), e, &err);
-    } else if (letter == 'b') {
-        const char *v = va_arg(*ap, const char *);
-        size_t n = va_arg(*ap, size_t);
-        rc = exec_expr_const_string(b, v, n, e, &err);
-    } else if (letter == 'i') {
-        rc = exec_expr_const_int(b, va_arg(*ap, int64_t), e, &err);
-    } else if (letter == 'u') {
-        rc = exec_expr_const_uint(b, va_arg(*ap, uint64_t), e, &err);
-    } else if (letter == 'f') {
-        rc = exec_expr_const_float(b, va_arg(*ap, double), e, &err);
-    } else if (letter == 'n') {
-        rc = exec_expr_const_null(b, e, &err);
-    } else if (letter == 'k') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        uint32_t one;
-        rc = exec_expr_const_take(b, q_column(arena, type, text, &one), e, &err);
-    } else if (letter == 'c') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        inputs[*input_count] = q_column(arena, type, text, rows);
-        rc = exec_expr_input(b, *input_count, inputs[*input_count]->type, e, &err);
-        (*input_count)++;
-    } else {
-        fail_msg("bad spec letter %c", letter);
-    }
-    assert_int_equal(rc, 0);
-}
-
-/* Renders every row of result into out, '|'-separated. */
-static void q_render(const ty_column *result, uint32_t rows, char *out) {
-    mu_err err;
-    mu_buf text;
-    mu_buf_init(&text, 0);
-    for (uint32_t r = 0; r < rows; r++) {
-        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
-        const ty_type *vt = ty_type_strip_nullable(result->type);
-        bool bytes = vt->kind == TY_STRING || vt->kind == TY_FIXED_STRING;
-        if (q_hex && bytes && !ty_column_is_null(result, r)) {
-            size_t n;
-            const uint8_t *p = ty_column_row_bytes(result, r, &n);
-            for (size_t k = 0; k < n; k++)
-                assert_int_equal(mu_buf_printf(&text, &err, "%02X", p[k]), 0);
-        } else {
-            assert_int_equal(ty_column_render_text(result, r, 0, &text, &err), 0);
-        }
-    }
-    snprintf(out, 4096, "%.*s", (int)text.length_bytes, (const char *)text.data);
-    mu_buf_deinit(&text);
-}
-
-static const char *q(const char *fn, const char *spec, ...) {
-    char *out = q_slots[q_next++ % 8];
-    mu_arena *arena;
-    mu_err err;
-    assert_int_equal(mu_arena_create(&arena, NULL, 1 << 16, &err), 0);
-    exec_context ctx = {.timezone = ty_tz_utc()};
-    exec_builder b;
-    assert_int_equal(exec_builder_init(&b, &ctx, arena, &err), 0);
-    exec_expr *args[16];
-    ty_column *inputs[16];
-    uint32_t argc = 0, input_count = 0, rows = 1;
-    va_list ap;
-    va_start(ap, spec);
-    for (const char *s = spec; *s; s++)
-        q_arg(&b, arena, *s, &ap, &args[argc++], inputs, &input_count, &rows);
-    va_end(ap);
-    exec_expr *call;
-    ty_column *result = NULL;
-    int rc = exec_expr_call(&b, fn, args, argc, &call, &err);
-    if (rc == 0)
-        rc = exec_eval_full(call, &ctx, (const ty_column *const *)inputs, rows, &result, &err);
-    if (rc != 0) {
-        snprintf(out, 4096, "ERR %s: %s", mu_code_name(rc), err.message);
-    } else {
-        ty_type_name(call->type, q_type, sizeof(q_type));
-        assert_int_equal(ty_column_row_count(result), rows);
-        assert_int_equal(ty_column_validate(result, &err), 0);
-        q_render(result, rows, out);
-    }
-    ty_column_destroy(result);
-    for (uint32_t i = 0; i < input_count; i++) ty_column_destroy(inputs[i]);
-    exec_builder_deinit(&b);
-    mu_arena_destroy(arena);
-    return out;
-}
-
-#define EQ(expected, actual) assert_string_equal((actual), (expected))
-#define I(x) ((int64_t)(x))
-#define U(x) ((uint64_t)(x))
-#define HEX(expected, actual)                                                               \
-    do {                                                                                    \
-        q_hex = true;                                                                       \
-        const char *hex_result_ = (actual);                                                 \
-        q_hex = false;                                                                      \
-        assert_string_equal(hex_result_, (expected));                                       \
-    } while (0)
-
+#define ET_STYLE_CALL_SPEC
+#include "exec_test_util.h"
 
 /* 300 printable bytes; the tests hash its prefixes. */
 static const char long_text[] =
@@ -287,14 +134,14 @@ static void test_string_lengths_wide(void **state) {
 static void test_known_values(void **state) {
     (void)state;
     EQ("2202906307356721367", q("sipHash64", "s", ""));
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("10142490492830962361", q("sipHash64", "s", "hello"));
     HEX("54F0C4900581E097EDA2332258DC211B", q("sipHash128", "s", "hello"));
-    EQ("FixedString(16)", q_type);
+    EQ("FixedString(16)", et.type_name);
     EQ("6719722671305337462", q("halfMD5", "s", "hello"));
     EQ("2578220239953316063", q("cityHash64", "s", "hello"));
     EQ("613153351", q("murmurHash3_32", "s", "hello"));
-    EQ("UInt32", q_type);
+    EQ("UInt32", et.type_name);
     EQ("10432086992150038043", q("murmurHash3_64", "s", "hello"));
     EQ("3848350155", q("murmurHash2_32", "s", "hello"));
     EQ("2191231550387646743", q("murmurHash2_64", "s", "hello"));
@@ -310,23 +157,23 @@ static void test_known_values(void **state) {
 static void test_digests(void **state) {
     (void)state;
     HEX("5D41402ABC4B2A76B9719D911017C592", q("MD5", "s", "hello"));
-    EQ("FixedString(16)", q_type);
+    EQ("FixedString(16)", et.type_name);
     HEX("DA39A3EE5E6B4B0D3255BFEF95601890AFD80709", q("SHA1", "s", ""));
-    EQ("FixedString(20)", q_type);
+    EQ("FixedString(20)", et.type_name);
     HEX("23097D223405D8228642A477BDA255B32AADBCE4BDA0B3F7E36C9DA7", q("SHA224", "s", "abc"));
     HEX("BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD",
         q("SHA256", "s", "abc"));
     HEX("CB00753F45A35E8BB5A03D699AC65007272C32AB0EDED163"
         "1A8B605A43FF5BED8086072BA1E7CC2358BAECA134C825A7",
         q("SHA384", "s", "abc"));
-    EQ("FixedString(64)", (q("SHA512", "s", "abc"), q_type));
+    EQ("FixedString(64)", (q("SHA512", "s", "abc"), et.type_name));
     HEX("0CC175B9C0F1B6A831C399E269772661", q("MD5", "k", "FixedString(1)", "a"));
     EQ("\\N", q("MD5", "n"));
-    EQ("Nullable(FixedString(16))", (q("MD5", "c", "Nullable(String)", "a|\\N"), q_type));
+    EQ("Nullable(FixedString(16))", (q("MD5", "c", "Nullable(String)", "a|\\N"), et.type_name));
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 1 of function SHA256",
        q("SHA256", "u", U(1)));
     EQ("907060870", q("CRC32", "s", "hello"));
-    EQ("UInt32", q_type);
+    EQ("UInt32", et.type_name);
     EQ("0", q("crc32", "s", ""));
     EQ("3236813468", q("crc32", "b", long_text, (size_t)300));
     EQ("3904355907|\\N", q("CRC32", "c", "Nullable(String)", "a|\\N"));
@@ -372,7 +219,7 @@ static void test_values_and_combining(void **state) {
     /* Columns, constants and NULLs mix row by row. */
     EQ("1193743241355087095|\\N|1193743241355087095",
        q("sipHash64", "cs", "Nullable(String)", "a|\\N|a", "b"));
-    EQ("Nullable(UInt64)", q_type);
+    EQ("Nullable(UInt64)", et.type_name);
     EQ("7468329322676821011|7468329322676821011", q("cityHash64", "sc", "a", "String", "b|b"));
     EQ("\\N", q("sipHash64", "sn", "a", NULL));
     /* No arguments: ClickHouse's fixed constant. */
@@ -391,7 +238,7 @@ static void test_combiners(void **state) {
     EQ(want, q("xxHash32", "ss", "a", "b"));
     /* sipHash128 of two arguments hashes their two 16-byte hashes. */
     uint8_t both[32];
-    q_hex = true;
+    et.render_hex = true;
     const char *ha = q("sipHash128", "s", "a");
     for (int i = 0; i < 16; i++) sscanf(ha + 2 * i, "%2hhx", &both[i]);
     const char *hb = q("sipHash128", "s", "b");
@@ -400,7 +247,7 @@ static void test_combiners(void **state) {
     snprintf(expected, sizeof(expected), "%s",
              q("sipHash128", "b", (const char *)both, (size_t)32));
     EQ(expected, q("sipHash128", "ss", "a", "b"));
-    q_hex = false;
+    et.render_hex = false;
     /* A Map hashes as an array of (key, value) pairs. */
     EQ(q("cityHash64", "k", "Map(String, UInt8)", "{'k':1}"),
        q("cityHash64", "k", "Map(String, UInt8)", "{'k':1}"));

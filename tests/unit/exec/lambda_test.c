@@ -6,213 +6,8 @@
  * errors (code and message). Expected text and type names are what
  * ClickHouse prints for the same calls.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "exec/exec.h"
-
-/* ---- harness ------------------------------------------------------- */
-
-#define T_INPUTS_MAX 8
-#define T_ARGS_MAX 8
-
-static struct {
-    mu_arena *arena;
-    exec_context ctx;
-    exec_builder b;
-    ty_column *inputs[T_INPUTS_MAX];
-    uint32_t input_count;
-    uint32_t rows;
-    mu_err err;
-    char text[65536];
-} T;
-
-static int t_setup(void **state) {
-    (void)state;
-    memset(&T, 0, sizeof(T));
-    mu_err err;
-    if (mu_arena_create(&T.arena, NULL, 1 << 16, &err) != 0) return -1;
-    T.ctx.timezone = ty_tz_utc();
-    T.ctx.database = "default";
-    T.ctx.version = "24.8.1.1";
-    T.rows = 1;
-    return exec_builder_init(&T.b, &T.ctx, T.arena, &err);
-}
-
-static int t_teardown(void **state) {
-    (void)state;
-    for (uint32_t i = 0; i < T.input_count; i++) ty_column_destroy(T.inputs[i]);
-    exec_builder_deinit(&T.b);
-    mu_arena_destroy(T.arena);
-    memset(&T, 0, sizeof(T));
-    return 0;
-}
-
-static const ty_type *t_type(const char *name) {
-    const ty_type *t;
-    mu_err err;
-    if (ty_type_parse(name, T.arena, &t, &err) != 0) fail_msg("type %s: %s", name, err.message);
-    return t;
-}
-
-static void t_append(ty_column *c, const char *text) {
-    mu_err err;
-    int rc = text ? ty_column_append_text(c, text, strlen(text), &err)
-                  : ty_column_append_null(c, &err);
-    if (rc != 0) fail_msg("value %s: %s", text ? text : "NULL", err.message);
-}
-
-/* A constant of `type` in ClickHouse's quoted text form. */
-static exec_expr *K(const char *type, const char *text) {
-    ty_column *c;
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(ty_column_create(t_type(type), NULL, &c, &err), 0);
-    t_append(c, text);
-    assert_int_equal(exec_expr_const_take(&T.b, c, &e, &err), 0);
-    return e;
-}
-
-/* An input column of the query (every column of a test has the same rows). */
-static exec_expr *COL(const char *type, uint32_t n, const char *const *values) {
-    ty_column *c;
-    exec_expr *e;
-    mu_err err;
-    assert_true(T.input_count < T_INPUTS_MAX);
-    assert_int_equal(ty_column_create(t_type(type), NULL, &c, &err), 0);
-    for (uint32_t i = 0; i < n; i++) t_append(c, values[i]);
-    T.rows = n;
-    T.inputs[T.input_count] = c;
-    assert_int_equal(exec_expr_input(&T.b, T.input_count++, c->type, &e, &err), 0);
-    return e;
-}
-
-#define ARR(...) ((const char *const[]){__VA_ARGS__})
-#define N(...) (sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
-#define C(type, ...) COL(type, N(__VA_ARGS__), ARR(__VA_ARGS__))
-
-/* Input `index` of a lambda body (a parameter, then the captures). */
-static exec_expr *P(uint32_t index, const char *type) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_input(&T.b, index, t_type(type), &e, &err), 0);
-    return e;
-}
-
-static exec_expr *U(uint64_t v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_uint(&T.b, v, &e, &err), 0);
-    return e;
-}
-static exec_expr *I(int64_t v) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_int(&T.b, v, &e, &err), 0);
-    return e;
-}
-static exec_expr *S(const char *s) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_string(&T.b, s, strlen(s), &e, &err), 0);
-    return e;
-}
-static exec_expr *NUL(void) {
-    exec_expr *e;
-    mu_err err;
-    assert_int_equal(exec_expr_const_null(&T.b, &e, &err), 0);
-    return e;
-}
-
-/* An ordinary call (for bodies). */
-static exec_expr *F(const char *name, uint32_t n, ...) {
-    exec_expr **args = mu_arena_calloc(T.arena, n ? n : 1, sizeof(*args), NULL);
-    va_list ap;
-    va_start(ap, n);
-    for (uint32_t i = 0; i < n; i++) args[i] = va_arg(ap, exec_expr *);
-    va_end(ap);
-    exec_expr *e;
-    mu_err err;
-    if (exec_expr_call(&T.b, name, args, n, &e, &err) != 0) fail_msg("%s: %s", name, err.message);
-    return e;
-}
-
-/* name(body, arrays...) with `np` arrays followed by `nc` captures. */
-static int t_lambda_v(const char *name, exec_expr *body, uint32_t np, uint32_t nc,
-                      exec_expr **out, va_list ap) {
-    exec_expr *arrays[T_ARGS_MAX], *captures[T_ARGS_MAX];
-    assert_true(np <= T_ARGS_MAX && nc <= T_ARGS_MAX);
-    for (uint32_t i = 0; i < np; i++) arrays[i] = va_arg(ap, exec_expr *);
-    for (uint32_t i = 0; i < nc; i++) captures[i] = va_arg(ap, exec_expr *);
-    mu_err_clear(&T.err);
-    return exec_expr_call_lambda(&T.b, name, body, np, arrays, captures, nc, out, &T.err);
-}
-
-static exec_expr *L(const char *name, exec_expr *body, uint32_t np, uint32_t nc, ...) {
-    va_list ap;
-    va_start(ap, nc);
-    exec_expr *e = NULL;
-    int rc = t_lambda_v(name, body, np, nc, &e, ap);
-    va_end(ap);
-    if (rc != 0) fail_msg("%s: %s", name, T.err.message);
-    return e;
-}
-
-static int L_ERR(const char *name, exec_expr *body, uint32_t np, uint32_t nc, ...) {
-    va_list ap;
-    va_start(ap, nc);
-    exec_expr *e = NULL;
-    int rc = t_lambda_v(name, body, np, nc, &e, ap);
-    va_end(ap);
-    if (rc == 0) fail_msg("%s bound without an error", name);
-    return rc;
-}
-
-/* "Type: row0 | row1 | ..." of e over the test's input rows. */
-static const char *EVAL(const exec_expr *e) {
-    ty_column *c;
-    mu_err err;
-    mu_buf b;
-    uint32_t rows = e->kind == EXEC_EXPR_CONST ? 1 : T.rows;
-    if (exec_eval_full(e, &T.ctx, (const ty_column *const *)T.inputs, rows, &c, &err) != 0)
-        fail_msg("eval: %s", err.message);
-    mu_buf_init(&b, 0);
-    assert_int_equal(ty_type_render(e->type, &b, &err), 0);
-    assert_int_equal(mu_buf_append_str(&b, ":", &err), 0);
-    assert_int_equal(ty_column_validate(c, &err), 0);
-    for (uint32_t r = 0; r < ty_column_row_count(c); r++) {
-        assert_int_equal(mu_buf_append_str(&b, r ? " | " : " ", &err), 0);
-        assert_int_equal(ty_column_render_text(c, r, 0, &b, &err), 0);
-    }
-    size_t n = MU_MIN(b.length_bytes, sizeof(T.text) - 1);
-    memcpy(T.text, b.data, n);
-    T.text[n] = 0;
-    mu_buf_deinit(&b);
-    ty_column_destroy(c);
-    return T.text;
-}
-
-static int EVAL_ERR(const exec_expr *e) {
-    ty_column *c = NULL;
-    mu_err_clear(&T.err);
-    int rc = exec_eval_full(e, &T.ctx, (const ty_column *const *)T.inputs, T.rows, &c, &T.err);
-    ty_column_destroy(c);
-    if (rc == 0) fail_msg("evaluation succeeded");
-    return rc;
-}
-
-#define EXPECT(e, text) assert_string_equal(EVAL(e), text)
-#define EXPECT_ERR(code, msg, call) \
-    do { \
-        assert_int_equal(call, code); \
-        assert_string_equal(T.err.message, msg); \
-    } while (0)
+#define ET_STYLE_BUILDER
+#include "exec_test_util.h"
 
 /* ---- arrayMap ------------------------------------------------------ */
 
@@ -439,16 +234,16 @@ static void test_low_cardinality(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_map, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_map_columns, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_map_errors, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_filter_and_tests, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_boolean_results, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_first_last, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_sort, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_split_fill, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_plain_over_results, t_setup, t_teardown),
-        cmocka_unit_test_setup_teardown(test_low_cardinality, t_setup, t_teardown),
+        cmocka_unit_test_setup_teardown(test_map, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_map_columns, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_map_errors, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_filter_and_tests, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_boolean_results, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_first_last, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_sort, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_split_fill, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_plain_over_results, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_low_cardinality, et_setup, et_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

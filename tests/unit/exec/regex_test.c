@@ -5,166 +5,13 @@
  * empty matches; constant and per-row patterns agree; bad patterns and
  * bad substitutions fail with the engine's message; NULLs stay NULL.
  */
-#include "exec/exec.h"
-
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* ---- harness: q(fn, spec, ...) binds and evaluates one call ---------- */
-/*
- * spec has one letter per argument:
- *   s  const String (NUL-terminated)      b  const String (bytes, length)
- *   i  const Int64 literal (narrowest)    u  const UInt64 literal
- *   f  const Float64                      n  NULL
- *   k  const of a type (type, text)       c  column (type, rows joined by '|',
- *                                            "\N" is NULL)
- * The result is the rows rendered as ClickHouse text joined by '|', or
- * "ERR <CODE>: <message>". q_type holds the result type's name.
- */
-static char q_slots[8][4096];
-static unsigned q_next;
-static char q_type[256];
-static bool q_hex; /* render String/FixedString results as uppercase hex */
-
-static ty_column *q_column(mu_arena *arena, const char *type_name, const char *rows,
-                           uint32_t *row_count) {
-    const ty_type *type;
-    mu_err err;
-    assert_int_equal(ty_type_parse(type_name, arena, &type, &err), 0);
-    ty_column *c;
-    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
-    uint32_t count = 0;
-    const char *p = rows;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if (n == 2 && memcmp(p, "\\N", 2) == 0) assert_int_equal(ty_column_append_null(c, &err), 0);
-        else if (ty_column_append_text(c, p, n, &err) != 0)
-            fail_msg("bad row '%.*s': %s", (int)n, p, err.message);
-        count++;
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    *row_count = count;
-    return c;
-}
-
-/* Adds one argument (spec letter `letter`) to args; columns go to inputs. */
-static void q_arg(exec_builder *b, mu_arena *arena, char letter, va_list *ap, exec_expr **e,
-                  ty_column **inputs, uint32_t *input_count, uint32_t *rows) {
-    mu_err err;
-    int rc = 0;
-    if (letter == 's') {
-        const char *v = va_arg(*ap, const char *);
-        rc = exec_expr_const_string(b, v, strlen(v), e, &err);
-    } else if (letter == 'b') {
-        const char *v = va_arg(*ap, const char *);
-        size_t n = va_arg(*ap, size_t);
-        rc = exec_expr_const_string(b, v, n, e, &err);
-    } else if (letter == 'i') {
-        rc = exec_expr_const_int(b, va_arg(*ap, int64_t), e, &err);
-    } else if (letter == 'u') {
-        rc = exec_expr_const_uint(b, va_arg(*ap, uint64_t), e, &err);
-    } else if (letter == 'f') {
-        rc = exec_expr_const_float(b, va_arg(*ap, double), e, &err);
-    } else if (letter == 'n') {
-        rc = exec_expr_const_null(b, e, &err);
-    } else if (letter == 'k') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        uint32_t one;
-        rc = exec_expr_const_take(b, q_column(arena, type, text, &one), e, &err);
-    } else if (letter == 'c') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        inputs[*input_count] = q_column(arena, type, text, rows);
-        rc = exec_expr_input(b, *input_count, inputs[*input_count]->type, e, &err);
-        (*input_count)++;
-    } else {
-        fail_msg("bad spec letter %c", letter);
-    }
-    assert_int_equal(rc, 0);
-}
-
-/* Renders every row of result into out, '|'-separated. */
-static void q_render(const ty_column *result, uint32_t rows, char *out) {
-    mu_err err;
-    mu_buf text;
-    mu_buf_init(&text, 0);
-    for (uint32_t r = 0; r < rows; r++) {
-        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
-        const ty_type *vt = ty_type_strip_nullable(result->type);
-        bool bytes = vt->kind == TY_STRING || vt->kind == TY_FIXED_STRING;
-        if (q_hex && bytes && !ty_column_is_null(result, r)) {
-            size_t n;
-            const uint8_t *p = ty_column_row_bytes(result, r, &n);
-            for (size_t k = 0; k < n; k++)
-                assert_int_equal(mu_buf_printf(&text, &err, "%02X", p[k]), 0);
-        } else {
-            assert_int_equal(ty_column_render_text(result, r, 0, &text, &err), 0);
-        }
-    }
-    snprintf(out, 4096, "%.*s", (int)text.length_bytes, (const char *)text.data);
-    mu_buf_deinit(&text);
-}
-
-static const char *q(const char *fn, const char *spec, ...) {
-    char *out = q_slots[q_next++ % 8];
-    mu_arena *arena;
-    mu_err err;
-    assert_int_equal(mu_arena_create(&arena, NULL, 1 << 16, &err), 0);
-    exec_context ctx = {.timezone = ty_tz_utc()};
-    exec_builder b;
-    assert_int_equal(exec_builder_init(&b, &ctx, arena, &err), 0);
-    exec_expr *args[16];
-    ty_column *inputs[16];
-    uint32_t argc = 0, input_count = 0, rows = 1;
-    va_list ap;
-    va_start(ap, spec);
-    for (const char *s = spec; *s; s++)
-        q_arg(&b, arena, *s, &ap, &args[argc++], inputs, &input_count, &rows);
-    va_end(ap);
-    exec_expr *call;
-    ty_column *result = NULL;
-    int rc = exec_expr_call(&b, fn, args, argc, &call, &err);
-    if (rc == 0)
-        rc = exec_eval_full(call, &ctx, (const ty_column *const *)inputs, rows, &result, &err);
-    if (rc != 0) {
-        snprintf(out, 4096, "ERR %s: %s", mu_code_name(rc), err.message);
-    } else {
-        ty_type_name(call->type, q_type, sizeof(q_type));
-        assert_int_equal(ty_column_row_count(result), rows);
-        assert_int_equal(ty_column_validate(result, &err), 0);
-        q_render(result, rows, out);
-    }
-    ty_column_destroy(result);
-    for (uint32_t i = 0; i < input_count; i++) ty_column_destroy(inputs[i]);
-    exec_builder_deinit(&b);
-    mu_arena_destroy(arena);
-    return out;
-}
-
-#define EQ(expected, actual) assert_string_equal((actual), (expected))
-#define I(x) ((int64_t)(x))
-#define U(x) ((uint64_t)(x))
-#define HEX(expected, actual)                                                               \
-    do {                                                                                    \
-        q_hex = true;                                                                       \
-        const char *hex_result_ = (actual);                                                 \
-        q_hex = false;                                                                      \
-        assert_string_equal(hex_result_, (expected));                                       \
-    } while (0)
-
+#define ET_STYLE_CALL_SPEC
+#include "exec_test_util.h"
 
 static void test_match(void **state) {
     (void)state;
     EQ("1", q("match", "ss", "Hello", "ell"));
-    EQ("UInt8", q_type);
+    EQ("UInt8", et.type_name);
     EQ("0", q("match", "ss", "Hello", "^ell"));
     EQ("1", q("match", "ss", "a\nb", "a.b"));        /* dot matches newline */
     EQ("0", q("match", "ss", "abc\n", "c$"));        /* $ is the very end */
@@ -177,7 +24,7 @@ static void test_match(void **state) {
     EQ("0", q("match", "ss", "\xFF", "^.$"));
     EQ("1", q("match", "ks", "FixedString(3)", "ab", "^ab\\x00$"));
     EQ("1|0|\\N", q("match", "cs", "Nullable(String)", "abc|xyz|\\N", "^a"));
-    EQ("Nullable(UInt8)", q_type);
+    EQ("Nullable(UInt8)", et.type_name);
     EQ("1|0|1", q("match", "cc", "String", "abc|abc|abc", "String", "b|^b|c$"));
     EQ("\\N", q("match", "sn", "a", NULL));
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 2 of function match",
@@ -192,7 +39,7 @@ static void test_match(void **state) {
 static void test_extract(void **state) {
     (void)state;
     EQ("123", q("extract", "ss", "number: 123 and 456", "\\d+"));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("key", q("extract", "ss", "key=val", "(\\w+)=(\\w+)"));
     EQ("", q("extract", "ss", "abc", "x"));
     EQ("", q("extract", "ss", "abc", "b(x)?")); /* the group did not take part */
@@ -216,7 +63,7 @@ static void test_extract(void **state) {
 static void test_extract_all(void **state) {
     (void)state;
     EQ("['123','456']", q("extractAll", "ss", "hello 123 world 456", "[0-9]+"));
-    EQ("Array(String)", q_type);
+    EQ("Array(String)", et.type_name);
     EQ("['a','b']", q("extractAll", "ss", "a=1, b=2", "(\\w)="));
     EQ("[]", q("extractAll", "ss", "abc", "x*")); /* stops at an empty match */
     EQ("[]", q("extractAll", "ss", "", "a"));
@@ -279,7 +126,7 @@ static void test_pattern_cache(void **state) {
 static void test_count_matches(void **state) {
     (void)state;
     EQ("2", q("countMatches", "ss", "abababa", "aba")); /* non-overlapping */
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("3", q("countMatches", "ss", "aaa", "a"));
     EQ("2", q("countMatches", "ss", "foo bar foo", "fo+"));
     EQ("0", q("countMatches", "ss", "abc", ""));   /* an empty match ends the count */
@@ -293,7 +140,7 @@ static void test_count_matches(void **state) {
     EQ("2", q("countMatchesCaseInsensitive", "ss", "ПРИВЕТ привет", "привет"));
     EQ("1", q("countMatches", "ks", "FixedString(4)", "ab", "\\x00\\x00"));
     EQ("2|0|\\N", q("countMatches", "cs", "Nullable(String)", "a1b2|xyz|\\N", "\\d"));
-    EQ("Nullable(UInt64)", q_type);
+    EQ("Nullable(UInt64)", et.type_name);
     EQ("ERR EILLEGAL_COLUMN: Illegal type of argument 2 of function countMatches: expected "
        "constant String", q("countMatches", "sc", "a", "String", "a"));
     EQ("ERR EILLEGAL_TYPE: Illegal type FixedString(1) of argument 2 of function countMatches",

@@ -7,168 +7,15 @@
  * Expected values come from ClickHouse's documentation and source and from
  * running the same queries on clickhouse-server.
  */
-#include "exec/exec.h"
-
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* ---- harness: q(fn, spec, ...) binds and evaluates one call ---------- */
-/*
- * spec has one letter per argument:
- *   s  const String (NUL-terminated)      b  const String (bytes, length)
- *   i  const Int64 literal (narrowest)    u  const UInt64 literal
- *   f  const Float64                      n  NULL
- *   k  const of a type (type, text)       c  column (type, rows joined by '|',
- *                                            "\N" is NULL)
- * The result is the rows rendered as ClickHouse text joined by '|', or
- * "ERR <CODE>: <message>". q_type holds the result type's name.
- */
-static char q_slots[8][4096];
-static unsigned q_next;
-static char q_type[256];
-static bool q_hex; /* render String/FixedString results as uppercase hex */
-
-static ty_column *q_column(mu_arena *arena, const char *type_name, const char *rows,
-                           uint32_t *row_count) {
-    const ty_type *type;
-    mu_err err;
-    assert_int_equal(ty_type_parse(type_name, arena, &type, &err), 0);
-    ty_column *c;
-    assert_int_equal(ty_column_create(type, NULL, &c, &err), 0);
-    uint32_t count = 0;
-    const char *p = rows;
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-        if (n == 2 && memcmp(p, "\\N", 2) == 0) assert_int_equal(ty_column_append_null(c, &err), 0);
-        else if (ty_column_append_text(c, p, n, &err) != 0)
-            fail_msg("bad row '%.*s': %s", (int)n, p, err.message);
-        count++;
-        if (bar == NULL) break;
-        p = bar + 1;
-    }
-    *row_count = count;
-    return c;
-}
-
-/* Adds one argument (spec letter `letter`) to args; columns go to inputs. */
-static void q_arg(exec_builder *b, mu_arena *arena, char letter, va_list *ap, exec_expr **e,
-                  ty_column **inputs, uint32_t *input_count, uint32_t *rows) {
-    mu_err err;
-    int rc = 0;
-    if (letter == 's') {
-        const char *v = va_arg(*ap, const char *);
-        rc = exec_expr_const_string(b, v, strlen(v), e, &err);
-    } else if (letter == 'b') {
-        const char *v = va_arg(*ap, const char *);
-        size_t n = va_arg(*ap, size_t);
-        rc = exec_expr_const_string(b, v, n, e, &err);
-    } else if (letter == 'i') {
-        rc = exec_expr_const_int(b, va_arg(*ap, int64_t), e, &err);
-    } else if (letter == 'u') {
-        rc = exec_expr_const_uint(b, va_arg(*ap, uint64_t), e, &err);
-    } else if (letter == 'f') {
-        rc = exec_expr_const_float(b, va_arg(*ap, double), e, &err);
-    } else if (letter == 'n') {
-        rc = exec_expr_const_null(b, e, &err);
-    } else if (letter == 'k') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        uint32_t one;
-        rc = exec_expr_const_take(b, q_column(arena, type, text, &one), e, &err);
-    } else if (letter == 'c') {
-        const char *type = va_arg(*ap, const char *);
-        const char *text = va_arg(*ap, const char *);
-        inputs[*input_count] = q_column(arena, type, text, rows);
-        rc = exec_expr_input(b, *input_count, inputs[*input_count]->type, e, &err);
-        (*input_count)++;
-    } else {
-        fail_msg("bad spec letter %c", letter);
-    }
-    assert_int_equal(rc, 0);
-}
-
-/* Renders every row of result into out, '|'-separated. */
-static void q_render(const ty_column *result, uint32_t rows, char *out) {
-    mu_err err;
-    mu_buf text;
-    mu_buf_init(&text, 0);
-    for (uint32_t r = 0; r < rows; r++) {
-        if (r > 0) assert_int_equal(mu_buf_append_u8(&text, '|', &err), 0);
-        const ty_type *vt = ty_type_strip_nullable(result->type);
-        bool bytes = vt->kind == TY_STRING || vt->kind == TY_FIXED_STRING;
-        if (q_hex && bytes && !ty_column_is_null(result, r)) {
-            size_t n;
-            const uint8_t *p = ty_column_row_bytes(result, r, &n);
-            for (size_t k = 0; k < n; k++)
-                assert_int_equal(mu_buf_printf(&text, &err, "%02X", p[k]), 0);
-        } else {
-            assert_int_equal(ty_column_render_text(result, r, 0, &text, &err), 0);
-        }
-    }
-    snprintf(out, 4096, "%.*s", (int)text.length_bytes, (const char *)text.data);
-    mu_buf_deinit(&text);
-}
-
-static const char *q(const char *fn, const char *spec, ...) {
-    char *out = q_slots[q_next++ % 8];
-    mu_arena *arena;
-    mu_err err;
-    assert_int_equal(mu_arena_create(&arena, NULL, 1 << 16, &err), 0);
-    exec_context ctx = {.timezone = ty_tz_utc()};
-    exec_builder b;
-    assert_int_equal(exec_builder_init(&b, &ctx, arena, &err), 0);
-    exec_expr *args[16];
-    ty_column *inputs[16];
-    uint32_t argc = 0, input_count = 0, rows = 1;
-    va_list ap;
-    va_start(ap, spec);
-    for (const char *s = spec; *s; s++)
-        q_arg(&b, arena, *s, &ap, &args[argc++], inputs, &input_count, &rows);
-    va_end(ap);
-    exec_expr *call;
-    ty_column *result = NULL;
-    int rc = exec_expr_call(&b, fn, args, argc, &call, &err);
-    if (rc == 0)
-        rc = exec_eval_full(call, &ctx, (const ty_column *const *)inputs, rows, &result, &err);
-    if (rc != 0) {
-        snprintf(out, 4096, "ERR %s: %s", mu_code_name(rc), err.message);
-    } else {
-        ty_type_name(call->type, q_type, sizeof(q_type));
-        assert_int_equal(ty_column_row_count(result), rows);
-        assert_int_equal(ty_column_validate(result, &err), 0);
-        q_render(result, rows, out);
-    }
-    ty_column_destroy(result);
-    for (uint32_t i = 0; i < input_count; i++) ty_column_destroy(inputs[i]);
-    exec_builder_deinit(&b);
-    mu_arena_destroy(arena);
-    return out;
-}
-
-#define EQ(expected, actual) assert_string_equal((actual), (expected))
-#define I(x) ((int64_t)(x))
-#define U(x) ((uint64_t)(x))
-#define HEX(expected, actual)                                                               \
-    do {                                                                                    \
-        q_hex = true;                                                                       \
-        const char *hex_result_ = (actual);                                                 \
-        q_hex = false;                                                                      \
-        assert_string_equal(hex_result_, (expected));                                       \
-    } while (0)
-
+#define ET_STYLE_CALL_SPEC
+#include "exec_test_util.h"
 
 /* ---- length, empty, notEmpty, lengthUTF8 ------------------------------ */
 
 static void test_length(void **state) {
     (void)state;
     EQ("5", q("length", "s", "hello"));
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("0", q("length", "s", ""));
     EQ("3", q("length", "b", "a\0b", (size_t)3));
     EQ("5", q("length", "k", "FixedString(5)", "ab"));
@@ -176,7 +23,7 @@ static void test_length(void **state) {
     EQ("2", q("length", "k", "Map(String, UInt8)", "{'a':1,'b':2}"));
     EQ("2", q("LENGTH", "s", "ab"));
     EQ("3|\\N|0", q("length", "c", "Nullable(String)", "abc|\\N|"));
-    EQ("Nullable(UInt64)", q_type);
+    EQ("Nullable(UInt64)", et.type_name);
     EQ("2|0|1", q("length", "c", "Array(String)", "['a','b']|[]|['']"));
     EQ("\\N", q("length", "n"));
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 1 of function length",
@@ -188,7 +35,7 @@ static void test_length(void **state) {
 static void test_empty(void **state) {
     (void)state;
     EQ("1", q("empty", "s", ""));
-    EQ("UInt8", q_type);
+    EQ("UInt8", et.type_name);
     EQ("0", q("empty", "s", "a"));
     EQ("0", q("empty", "b", "\0", (size_t)1));
     EQ("0", q("notEmpty", "s", ""));
@@ -230,7 +77,7 @@ static void test_case_ascii(void **state) {
     EQ("", q("upper", "s", ""));
     HEX("41004243", q("upper", "b", "a\0bc", (size_t)4));
     EQ("AB", q("upper", "k", "FixedString(3)", "ab"));
-    EQ("FixedString(3)", q_type);
+    EQ("FixedString(3)", et.type_name);
     EQ("A|\\N|[Z]", q("upper", "c", "Nullable(String)", "a|\\N|[z]"));
     EQ("ERR EILLEGAL_TYPE: Illegal type UInt8 of argument 1 of function lower",
        q("lcase", "u", U(1)));
@@ -262,9 +109,9 @@ static void test_reverse(void **state) {
     EQ("cba", q("reverse", "s", "abc"));
     EQ("", q("REVERSE", "s", ""));
     HEX("006261", q("reverse", "k", "FixedString(3)", "ab"));
-    EQ("FixedString(3)", q_type);
+    EQ("FixedString(3)", et.type_name);
     EQ("['c','b','a']", q("reverse", "k", "Array(String)", "['a','b','c']"));
-    EQ("Array(String)", q_type);
+    EQ("Array(String)", et.type_name);
     EQ("[3,2,1]|[]|[NULL,1]", q("reverse", "c", "Array(Nullable(UInt8))", "[1,2,3]|[]|[1,NULL]"));
     EQ("тевирп", q("reverseUTF8", "s", "привет"));
     EQ("cba|\\N", q("reverseUTF8", "c", "Nullable(String)", "abc|\\N"));
@@ -277,7 +124,7 @@ static void test_reverse(void **state) {
 static void test_substring(void **state) {
     (void)state;
     EQ("ello", q("substring", "si", "hello", I(2)));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("el", q("substring", "sii", "hello", I(2), I(2)));
     EQ("llo", q("substring", "si", "hello", I(-3)));
     EQ("ll", q("substring", "sii", "hello", I(-3), I(2)));
@@ -350,7 +197,7 @@ static void test_left_right(void **state) {
 static void test_concat(void **state) {
     (void)state;
     EQ("abc", q("concat", "sss", "a", "b", "c"));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("", q("concat", ""));
     EQ("x", q("concat", "s", "x"));
     EQ("42144", q("CONCAT", "uu", U(42), U(144)));
@@ -360,7 +207,7 @@ static void test_concat(void **state) {
     HEX("610062", q("concat", "ks", "FixedString(2)", "a", "b"));
     EQ("\\N", q("concat", "sn", "a", NULL));
     EQ("xy|\\N|y", q("concat", "cs", "Nullable(String)", "x|\\N|", "y"));
-    EQ("Nullable(String)", q_type);
+    EQ("Nullable(String)", et.type_name);
     EQ("a1|b2", q("concat", "cc", "String", "a|b", "UInt8", "1|2"));
     const char *arrays = q("concat", "kk", "Array(UInt8)", "[1]", "Array(UInt8)", "[2,3]");
     if (exec_function_find("arrayConcat", 11) != NULL) EQ("[1,2,3]", arrays);
@@ -386,7 +233,7 @@ static void test_concat_with_separator(void **state) {
 static void test_position(void **state) {
     (void)state;
     EQ("5", q("position", "ss", "hello world", "o"));
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("0", q("position", "ss", "hello", "z"));
     EQ("1", q("position", "ss", "hello", ""));
     EQ("3", q("position", "ssu", "hello", "", U(3)));
@@ -422,7 +269,7 @@ static void test_position(void **state) {
 static void test_like(void **state) {
     (void)state;
     EQ("1", q("like", "ss", "abc", "a%"));
-    EQ("UInt8", q_type);
+    EQ("UInt8", et.type_name);
     EQ("1", q("like", "ss", "abc", "%c"));
     EQ("1", q("like", "ss", "abc", "%b%"));
     EQ("1", q("like", "ss", "abc", "a_c"));
@@ -500,7 +347,7 @@ static void test_trim(void **state) {
     EQ("Click", q("trimRight", "ss", "ClickHouse", "House"));
     EQ("ab", q("trimBoth", "ss", "ab", ""));
     EQ("a", q("trimBoth", "k", "FixedString(4)", " a"));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("a|\\N|b", q("trimBoth", "c", "Nullable(String)", " a |\\N|b"));
     EQ("ERR EILLEGAL_COLUMN: Illegal column of argument 2 of function trimBoth: must be a "
        "constant String", q("trimBoth", "sc", "a", "String", "x"));
@@ -528,7 +375,7 @@ static void test_replace(void **state) {
 static void test_split(void **state) {
     (void)state;
     EQ("['a','','b','']", q("splitByChar", "ss", ",", "a,,b,"));
-    EQ("Array(String)", q_type);
+    EQ("Array(String)", et.type_name);
     EQ("['']", q("splitByChar", "ss", ",", ""));
     EQ("['a','b']", q("splitByChar", "ssi", ",", "a,b,c", I(2)));
     EQ("['a','b','c']", q("splitByChar", "ssi", ",", "a,b,c", I(0)));
@@ -681,7 +528,7 @@ static void test_valid_utf8(void **state) {
 static void test_append_trailing_char(void **state) {
     (void)state;
     EQ("a/", q("appendTrailingCharIfAbsent", "ss", "a", "/"));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("a/", q("appendTrailingCharIfAbsent", "ss", "a/", "/"));
     EQ("", q("appendTrailingCharIfAbsent", "ss", "", "/")); /* empty stays empty */
     EQ("x/|/|\\N|", q("appendTrailingCharIfAbsent", "cs", "Nullable(String)", "x|/|\\N|", "/"));
@@ -701,7 +548,7 @@ static void test_append_trailing_char(void **state) {
 static void test_format(void **state) {
     (void)state;
     EQ("1 + 2 = 3", q("format", "ssss", "{} + {} = {}", "1", "2", "3"));
-    EQ("String", q_type);
+    EQ("String", et.type_name);
     EQ("Hello World Hello", q("format", "sss", "{1} {0} {1}", "World", "Hello"));
     EQ("{}x}", q("format", "ss", "{{}}{}}}", "x"));
     EQ("no placeholders", q("format", "ss", "no placeholders", "x"));
@@ -735,7 +582,7 @@ static void test_format(void **state) {
 static void test_count_substrings(void **state) {
     (void)state;
     EQ("2", q("countSubstrings", "ss", "aaaa", "aa")); /* non-overlapping */
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("2", q("countSubstrings", "ss", "abababa", "aba"));
     EQ("0", q("countSubstrings", "ss", "abc", ""));
     EQ("0", q("countSubstrings", "ss", "", "a"));
@@ -765,18 +612,18 @@ static void test_count_substrings(void **state) {
 static void test_multi_search(void **state) {
     (void)state;
     EQ("1", q("multiSearchAny", "sk", "hello", "Array(String)", "['x','ell']"));
-    EQ("UInt8", q_type);
+    EQ("UInt8", et.type_name);
     EQ("0", q("multiSearchAny", "sk", "hello", "Array(String)", "['x']"));
     EQ("0", q("multiSearchAny", "sk", "hello", "Array(String)", "[]"));
     EQ("1", q("multiSearchAny", "sk", "a", "Array(String)", "['']")); /* empty needle */
     EQ("0", q("multiSearchAny", "sk", "", "Array(String)", "['']"));
     EQ("3", q("multiSearchFirstPosition", "sk", "hello", "Array(String)", "['l','o']"));
-    EQ("UInt64", q_type);
+    EQ("UInt64", et.type_name);
     EQ("0", q("multiSearchFirstPosition", "sk", "hello", "Array(String)", "['x']"));
     EQ("2", q("multiSearchFirstIndex", "sk", "hello", "Array(String)", "['x','o','h']"));
     EQ("0", q("multiSearchFirstIndex", "sk", "hello", "Array(String)", "['x']"));
     EQ("[3,0,1]", q("multiSearchAllPositions", "sk", "hello", "Array(String)", "['l','x','h']"));
-    EQ("Array(UInt64)", q_type);
+    EQ("Array(UInt64)", et.type_name);
     EQ("[]", q("multiSearchAllPositions", "sk", "hello", "Array(String)", "[]"));
     EQ("[4,6]", q("multiSearchAllPositionsUTF8", "sk", "привет", "Array(String)", "['в','т']"));
     EQ("[7,11]", q("multiSearchAllPositions", "sk", "привет", "Array(String)", "['в','т']"));
