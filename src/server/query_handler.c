@@ -27,7 +27,49 @@ typedef struct query_exchange {
     bool started;
     char format_header[64];
     const sql_io *io;
+    /* wait_end_of_query=1: the whole body is kept here and sent with the
+     * final summary once the query has succeeded. */
+    bool buffered;
+    bool has_output;
+    char content_type[96];
+    mu_buf body;
+    int64_t start_ns;
+    char timezone[64];
 } query_exchange;
+
+#define QUERY_BUFFER_BYTES_MAX ((size_t)1 << 30)
+
+/* X-ClickHouse-Summary: ClickHouse's keys in its order, values as strings. */
+static void query_summary(const query_exchange *x, char *out, size_t out_bytes) {
+    const sql_io *io = x->io;
+    uint64_t elapsed = (uint64_t)(mu_clock_mono_ns() - x->start_ns);
+    snprintf(out, out_bytes,
+             "{\"read_rows\":\"%llu\",\"read_bytes\":\"0\",\"written_rows\":\"%llu\","
+             "\"written_bytes\":\"0\",\"total_rows_to_read\":\"0\",\"result_rows\":\"%llu\","
+             "\"result_bytes\":\"%zu\",\"elapsed_ns\":\"%llu\"}",
+             (unsigned long long)(io ? io->rows_read : 0),
+             (unsigned long long)(io ? io->rows_written : 0),
+             (unsigned long long)(io ? io->result_rows : 0), x->body.length_bytes,
+             (unsigned long long)elapsed);
+}
+
+static int query_send_headers(query_exchange *x, const char *content_type, int64_t length,
+                              mu_err *err) {
+    char summary[400];
+    query_summary(x, summary, sizeof(summary));
+    http_field fields[5];
+    size_t n = 0;
+    fields[n++] = (http_field){"X-ClickHouse-Query-Id", x->io->query_id_out};
+    fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", "muscles"};
+    if (x->has_output) {
+        fields[n++] = (http_field){"X-ClickHouse-Format", x->format_header};
+        fields[n++] = (http_field){"X-ClickHouse-Timezone", x->timezone};
+    }
+    fields[n++] = (http_field){"X-ClickHouse-Summary", summary};
+    int rc = http_response_begin(x->req, 200, content_type, fields, n, length, err);
+    if (rc == 0) x->started = true;
+    return rc;
+}
 
 static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, mu_err *err) {
     query_exchange *x = ctx;
@@ -51,16 +93,21 @@ static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, m
 static int query_begin(void *ctx, const char *format_name, const char *content_type, mu_err *err) {
     query_exchange *x = ctx;
     snprintf(x->format_header, sizeof(x->format_header), "%s", format_name);
-    http_field fields[3] = {{"X-ClickHouse-Format", x->format_header},
-                            {"X-ClickHouse-Query-Id", x->io->query_id_out},
-                            {"X-ClickHouse-Server-Display-Name", "muscles"}};
-    int rc = http_response_begin(x->req, 200, content_type, fields, 3, HTTP_LENGTH_UNKNOWN, err);
-    if (rc == 0) x->started = true;
-    return rc;
+    snprintf(x->content_type, sizeof(x->content_type), "%s", content_type);
+    x->has_output = true;
+    if (x->buffered) return 0;
+    return query_send_headers(x, content_type, HTTP_LENGTH_UNKNOWN, err);
 }
 
 static int query_write(void *ctx, const void *data, size_t bytes, mu_err *err) {
     query_exchange *x = ctx;
+    if (x->buffered) {
+        if (x->body.length_bytes + bytes > QUERY_BUFFER_BYTES_MAX)
+            return MU_ERR(err, MU_ETOO_LARGE, "wait_end_of_query: the result is larger than %zu "
+                          "bytes; ask without wait_end_of_query", QUERY_BUFFER_BYTES_MAX);
+        return mu_buf_append(&x->body, data, bytes, err);
+    }
+    x->body.length_bytes += bytes; /* counted for the summary, not kept */
     return http_response_write(x->req, data, bytes, err);
 }
 
@@ -197,7 +244,8 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     uint32_t param_count = 0;
     char default_format[64] = "", query_id[64] = "", user[64] = "default";
     query_exchange x = {.req = req};
-    char query_id_used[64] = "";
+    mu_buf_init(&x.body, 0);
+    x.start_ns = mu_clock_mono_ns();
     mu_err qerr;
     memset(&qerr, 0, sizeof(qerr));
     int rc = 0;
@@ -232,6 +280,14 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         snprintf(user, sizeof(user), "%s", http_request_header(req, "X-ClickHouse-User"));
     if (rc == 0)
         rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
+    const char *wait_end = sql_session_get(&session, "wait_end_of_query");
+    x.buffered = wait_end && strcmp(wait_end, "1") == 0;
+    const char *token = http_request_header(req, "X-Muscles-Insert-Token");
+    if (rc == 0 && token) rc = sql_session_set(&session, "insert_deduplication_token", token, &qerr);
+    {
+        const char *tz = sql_session_get(&session, "session_timezone");
+        snprintf(x.timezone, sizeof(x.timezone), "%s", tz && tz[0] ? tz : ty_tz_name(ty_tz_default()));
+    }
     bool has_query_param = false;
     if (rc == 0 && query_param(req, "query", &value, &qerr, &rc)) {
         has_query_param = true;
@@ -277,11 +333,11 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     }
     if (rc == 0 && text.length_bytes == 0)
         rc = MU_ERR(&qerr, MU_EEMPTY_QUERY, "Empty query");
+    sql_query_params params = {param_count, (const char *const *)param_names,
+                               (const char *const *)param_values};
+    sql_io io = {0};
+    x.io = &io;
     if (rc == 0) {
-        sql_query_params params = {param_count, (const char *const *)param_names,
-                                   (const char *const *)param_values};
-        sql_io io = {0};
-        x.io = &io;
         io.query_id = query_id;
         io.user = user;
         io.ctx = &x;
@@ -293,7 +349,6 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.readonly = is_get;
         io.has_session = session_slot != NULL;
         rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);
-        snprintf(query_id_used, sizeof(query_id_used), "%s", io.query_id_out);
         /* Unread body bytes (a failed INSERT) are drained so the connection
          * can carry the next request. */
         if (!x.body_done && rc == 0) {
@@ -317,8 +372,11 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             if (out == 0) out = http_response_end(req, err);
         }
     } else if (!x.started) {
-        http_field fields[1] = {{"X-ClickHouse-Query-Id", query_id_used}};
-        out = http_response_begin(req, 200, "text/plain; charset=UTF-8", fields, 1, 0, err);
+        /* No output yet: a statement without a result, or a buffered one. */
+        const char *ct = x.has_output ? x.content_type : "text/plain; charset=UTF-8";
+        out = query_send_headers(&x, ct, (int64_t)x.body.length_bytes, err);
+        if (out == 0 && x.buffered && x.body.length_bytes > 0)
+            out = http_response_write(req, x.body.data, x.body.length_bytes, err);
         if (out == 0) out = http_response_end(req, err);
     } else {
         out = http_response_end(req, err);
@@ -331,5 +389,6 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     mu_buf_deinit(&text);
     mu_buf_deinit(&value);
     mu_buf_deinit(&head);
+    mu_buf_deinit(&x.body);
     return out;
 }
