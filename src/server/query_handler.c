@@ -392,3 +392,18 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     mu_buf_deinit(&x.body);
     return out;
 }
+
+int server__handle_metrics(http_request *req, void *ctx, mu_err *err) {
+    server_query_state *state = ctx;
+    sql_engine engine = state->engine;
+    engine.storage = atomic_load(&state->storage);
+    mu_buf out;
+    mu_buf_init(&out, 0);
+    mu_err qerr;
+    int rc = sql_metrics_prometheus(&engine, &out, &qerr);
+    int sent = rc == 0 ? http_response_send(req, 200, "text/plain; version=0.0.4; charset=utf-8",
+                                            out.data ? (const char *)out.data : "", out.length_bytes, err)
+                       : http_response_send_error(req, &qerr, err);
+    mu_buf_deinit(&out);
+    return sent;
+}

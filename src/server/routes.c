@@ -44,6 +44,7 @@ const http_route *server__routes(server_query_state *state, size_t *count_out) {
         {"/live", PROBE_METHODS, HTTP_RUN_INLINE, probe_live, NULL},
         {"/ready", PROBE_METHODS, HTTP_RUN_INLINE, probe_ready, NULL},
         {"/", HTTP_METHOD_GET | HTTP_METHOD_POST, HTTP_RUN_POOL, server__handle_query, state},
+        {"/metrics", HTTP_METHOD_GET, HTTP_RUN_POOL, server__handle_metrics, state},
     };
     MU_ASSERT(MU_ARRAY_LEN(routes) <= MU_ARRAY_LEN(state->routes));
     memcpy(state->routes, routes, sizeof(routes));

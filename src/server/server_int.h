@@ -40,6 +40,8 @@ typedef struct server_query_state {
 const http_route *server__routes(server_query_state *state, size_t *count_out);
 /* The ClickHouse HTTP query handler (query_handler.c) on "/". */
 int server__handle_query(http_request *req, void *ctx, mu_err *err);
+/* GET /metrics: Prometheus exposition (query_handler.c). */
+int server__handle_metrics(http_request *req, void *ctx, mu_err *err);
 /* Maps the http.* and server.* settings onto server options. */
 void server__http_options(const cfg_settings *cfg, http_server_options *out);
 

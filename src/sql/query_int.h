@@ -37,6 +37,8 @@ void sql__chunk_set(sql_chunk *c, uint32_t i, const ty_column *column, bool take
 
 /* ---- activity (sql_activity.c) ---------------------------------------- */
 
+#define SQL_ERROR_CODES 1024 /* ClickHouse error codes counted for /metrics */
+
 typedef enum sql_event {
     SQL_EVENT_QUERY, SQL_EVENT_SELECT_QUERY, SQL_EVENT_INSERT_QUERY, SQL_EVENT_FAILED_QUERY,
     SQL_EVENT_FAILED_SELECT_QUERY, SQL_EVENT_FAILED_INSERT_QUERY, SQL_EVENT_INSERTED_ROWS,

@@ -395,6 +395,11 @@ typedef struct sql_io {
     uint64_t result_rows;
 } sql_io;
 
+/* The Prometheus text exposition of the node's counters (queries, rows,
+ * errors by ClickHouse code) and storage gauges (tables, parts, rows,
+ * bytes) for GET /metrics. */
+int sql_metrics_prometheus(const sql_engine *engine, mu_buf *out, mu_err *err);
+
 /* Parses and runs one statement. Errors carry ClickHouse codes through
  * errors.def; nothing is written to io before `begin` is called. */
 int sql_execute(const sql_engine *engine, sql_session *session, const char *text,

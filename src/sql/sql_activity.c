@@ -23,6 +23,7 @@ struct sql_activity {
     uint32_t log_next;
     uint32_t log_count;
     uint64_t events[SQL_EVENT_COUNT];
+    uint64_t errors[SQL_ERROR_CODES];   /* by ClickHouse error code */
 };
 
 static const char *const activity_event_names[SQL_EVENT_COUNT] = {
@@ -120,6 +121,8 @@ void sql__activity_finish(sql_activity *a, sql_process *p, int rc, const mu_err 
         a->log_next = (a->log_next + 1) % SQL_QUERY_LOG_ROWS;
         if (a->log_count < SQL_QUERY_LOG_ROWS) a->log_count++;
         if (rc != 0) a->events[SQL_EVENT_FAILED_QUERY]++;
+        int code = rc == 0 ? 0 : mu_code_ch_number(rc);
+        if (code > 0 && code < SQL_ERROR_CODES) a->errors[code]++;
         pthread_mutex_unlock(&a->lock);
     }
     free(p->query);
@@ -139,5 +142,81 @@ int sql__activity_snapshot(sql_activity *a, sql_activity_visit_fn fn, void *ctx)
     for (int e = 0; e < SQL_EVENT_COUNT && rc == 0; e++)
         rc = fn(ctx, NULL, NULL, activity_event_names[e], a->events[e], now);
     pthread_mutex_unlock(&a->lock);
+    return rc;
+}
+
+/* ---- Prometheus exposition (/metrics) ------------------------------------ */
+
+static const char *const activity_metric_names[SQL_EVENT_COUNT] = {
+    [SQL_EVENT_QUERY] = "muscles_queries_total",
+    [SQL_EVENT_SELECT_QUERY] = "muscles_select_queries_total",
+    [SQL_EVENT_INSERT_QUERY] = "muscles_insert_queries_total",
+    [SQL_EVENT_FAILED_QUERY] = "muscles_failed_queries_total",
+    [SQL_EVENT_FAILED_SELECT_QUERY] = "muscles_failed_select_queries_total",
+    [SQL_EVENT_FAILED_INSERT_QUERY] = "muscles_failed_insert_queries_total",
+    [SQL_EVENT_INSERTED_ROWS] = "muscles_inserted_rows_total",
+    [SQL_EVENT_SELECTED_ROWS] = "muscles_read_rows_total",
+};
+
+int sql_metrics_prometheus(const sql_engine *engine, mu_buf *out, mu_err *err) {
+    sql_activity *a = engine->activity;
+    uint64_t events[SQL_EVENT_COUNT] = {0}, running = 0;
+    uint64_t *errors = calloc(SQL_ERROR_CODES, sizeof(*errors));
+    if (errors == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for /metrics");
+    if (a) {
+        pthread_mutex_lock(&a->lock);
+        memcpy(events, a->events, sizeof(events));
+        memcpy(errors, a->errors, SQL_ERROR_CODES * sizeof(*errors));
+        for (sql_process *p = a->running; p; p = p->next) running++;
+        pthread_mutex_unlock(&a->lock);
+    }
+    int rc = 0;
+    for (int e = 0; e < SQL_EVENT_COUNT && rc == 0; e++)
+        rc = mu_buf_printf(out, err, "# TYPE %s counter\n%s %llu\n", activity_metric_names[e],
+                           activity_metric_names[e], (unsigned long long)events[e]);
+    if (rc == 0)
+        rc = mu_buf_printf(out, err, "# TYPE muscles_running_queries gauge\nmuscles_running_queries %llu\n",
+                           (unsigned long long)running);
+    if (rc == 0) rc = mu_buf_append_str(out, "# TYPE muscles_errors_total counter\n", err);
+    for (int c = 1; c < SQL_ERROR_CODES && rc == 0; c++)
+        if (errors[c])
+            rc = mu_buf_printf(out, err, "muscles_errors_total{code=\"%d\"} %llu\n", c,
+                               (unsigned long long)errors[c]);
+    free(errors);
+    /* Tables, parts, rows and bytes on disk, from the current versions. */
+    uint64_t tables = 0, parts = 0, rows = 0, bytes = 0, memtable_rows = 0;
+    if (rc == 0 && engine->storage) {
+        catalog_snapshot *snap = catalog_snapshot_acquire(storage_catalog(engine->storage));
+        size_t n = catalog_snapshot_table_count(snap);
+        for (size_t i = 0; i < n; i++) {
+            const catalog_table *t = catalog_snapshot_table_at(snap, i);
+            storage_table *ref;
+            mu_err ignored;
+            if (storage_table_acquire(engine->storage, t->def.database, t->def.name, &ref, &ignored) != 0)
+                continue;
+            tables++;
+            table_version *v = table_version_acquire(storage_table_get(ref));
+            for (uint32_t k = 0; k < table_version_part_count(v); k++) {
+                const part_info *info = part_get_info(table_version_part(v, k));
+                parts++;
+                rows += info->row_count;
+                bytes += info->bytes_on_disk;
+            }
+            for (uint32_t k = 0; k < table_version_memtable_count(v); k++)
+                memtable_rows += memtable_row_count(table_version_memtable(v, k));
+            table_version_release(v);
+            storage_table_release(ref);
+        }
+        catalog_snapshot_release(snap);
+        rc = mu_buf_printf(out, err,
+                           "# TYPE muscles_tables gauge\nmuscles_tables %llu\n"
+                           "# TYPE muscles_parts gauge\nmuscles_parts %llu\n"
+                           "# TYPE muscles_part_rows gauge\nmuscles_part_rows %llu\n"
+                           "# TYPE muscles_part_bytes gauge\nmuscles_part_bytes %llu\n"
+                           "# TYPE muscles_memtable_rows gauge\nmuscles_memtable_rows %llu\n",
+                           (unsigned long long)tables, (unsigned long long)parts,
+                           (unsigned long long)rows, (unsigned long long)bytes,
+                           (unsigned long long)memtable_rows);
+    }
     return rc;
 }

@@ -151,3 +151,33 @@ def test_alter_keeps_rows_across_restart():
     finally:
         s.stop()
         s.cleanup()
+
+
+def test_headers_summary_and_wait_end_of_query(server):
+    r = requests.post(f"http://127.0.0.1:{server.port}/", params={"wait_end_of_query": "1"},
+                      data=b"SELECT number FROM numbers(3)")
+    assert r.status_code == 200 and r.text == "0\n1\n2\n"
+    assert r.headers["Content-Length"] == "6"
+    summary = r.headers["X-ClickHouse-Summary"]
+    assert '"read_rows":"3"' in summary and '"result_rows":"3"' in summary
+    assert r.headers["X-ClickHouse-Timezone"]
+    # An error raised after output started is still a proper error response
+    # when the result is buffered.
+    r = requests.post(f"http://127.0.0.1:{server.port}/", params={"wait_end_of_query": "1"},
+                      data=b"SELECT throwIf(number = 70000) FROM numbers(100000)")
+    assert r.status_code != 200
+    assert r.headers["X-ClickHouse-Exception-Code"] == "395"
+
+
+def test_prometheus_metrics(server):
+    q(server, "SELECT nosuch")
+    ok(server, "CREATE TABLE mt (k UInt8) ENGINE = MergeTree ORDER BY k")
+    ok(server, "INSERT INTO mt VALUES (1), (2)")
+    r = requests.get(f"http://127.0.0.1:{server.port}/metrics")
+    assert r.status_code == 200
+    assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+    lines = dict(line.rsplit(" ", 1) for line in r.text.splitlines() if not line.startswith("#"))
+    assert lines['muscles_errors_total{code="47"}'] == "1"
+    assert lines["muscles_inserted_rows_total"] == "2"
+    assert lines["muscles_tables"] == "1"
+    assert lines["muscles_memtable_rows"] == "2"
