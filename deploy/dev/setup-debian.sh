@@ -11,7 +11,7 @@ profile=${1:-test}
 build_packages=(
   build-essential cmake pkg-config ca-certificates tzdata
   libuv1-dev libjansson-dev libzstd-dev liblz4-dev libssl-dev
-  libcurl4-openssl-dev librdkafka-dev libavro-dev libyaml-dev libpcre2-dev
+  libcurl4-openssl-dev librdkafka-dev libavro-dev libyaml-dev libpcre2-dev zlib1g-dev
 )
 test_packages=(
   libcmocka-dev clang libclang-rt-14-dev

@@ -8,6 +8,7 @@
  * as ClickHouse does, and the connection is closed.
  */
 #include "server/server_int.h"
+#include "server/http_codec.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -35,7 +36,57 @@ typedef struct query_exchange {
     mu_buf body;
     int64_t start_ns;
     char timezone[64];
+    /* Content codings: the request body's decoder and the response's
+     * encoder (enable_http_compression=1 with an accepted coding). */
+    http_codec *decoder;
+    mu_buf decoded;            /* decoded bytes not yet handed out */
+    size_t decoded_pos;
+    bool raw_done;
+    http_codec *encoder;
+    http_coding response_coding;
+    mu_buf encoded;
 } query_exchange;
+
+/* Request body bytes, decoded when the body has a Content-Encoding. */
+static int body_read(query_exchange *x, void *buf, size_t capacity, size_t *read_out, mu_err *err) {
+    if (x->decoder == NULL) return http_body_read(x->req, buf, capacity, read_out, err);
+    while (x->decoded_pos == x->decoded.length_bytes) {
+        x->decoded.length_bytes = 0;
+        x->decoded_pos = 0;
+        if (x->raw_done) {
+            *read_out = 0;
+            return 0;
+        }
+        uint8_t raw[64 * 1024];
+        size_t got = 0;
+        int rc = http_body_read(x->req, raw, sizeof(raw), &got, err);
+        if (rc != 0) return rc;
+        if (got == 0) {
+            x->raw_done = true;
+            rc = http_codec_finish(x->decoder, &x->decoded, err);
+        } else {
+            rc = http_codec_update(x->decoder, raw, got, &x->decoded, err);
+        }
+        if (rc != 0) return rc;
+    }
+    size_t n = x->decoded.length_bytes - x->decoded_pos;
+    if (n > capacity) n = capacity;
+    memcpy(buf, x->decoded.data + x->decoded_pos, n);
+    x->decoded_pos += n;
+    *read_out = n;
+    return 0;
+}
+
+/* Writes response body bytes through the encoder when there is one. */
+static int body_write(query_exchange *x, const void *data, size_t bytes, bool finish, mu_err *err) {
+    if (x->encoder == NULL) return bytes ? http_response_write(x->req, data, bytes, err) : 0;
+    x->encoded.length_bytes = 0;
+    int rc = bytes ? http_codec_update(x->encoder, data, bytes, &x->encoded, err) : 0;
+    if (rc == 0 && finish) rc = http_codec_finish(x->encoder, &x->encoded, err);
+    if (rc == 0 && x->encoded.length_bytes)
+        rc = http_response_write(x->req, x->encoded.data, x->encoded.length_bytes, err);
+    return rc;
+}
 
 #define QUERY_BUFFER_BYTES_MAX ((size_t)1 << 30)
 
@@ -57,8 +108,9 @@ static int query_send_headers(query_exchange *x, const char *content_type, int64
                               mu_err *err) {
     char summary[400];
     query_summary(x, summary, sizeof(summary));
-    http_field fields[5];
+    http_field fields[6];
     size_t n = 0;
+    if (x->encoder) fields[n++] = (http_field){"Content-Encoding", http_coding_name(x->response_coding)};
     fields[n++] = (http_field){"X-ClickHouse-Query-Id", x->io->query_id_out};
     fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", "muscles"};
     if (x->has_output) {
@@ -85,7 +137,7 @@ static int query_read(void *ctx, void *buf, size_t capacity, size_t *read_out, m
         *read_out = 0;
         return 0;
     }
-    int rc = http_body_read(x->req, buf, capacity, read_out, err);
+    int rc = body_read(x, buf, capacity, read_out, err);
     if (rc == 0 && *read_out == 0) x->body_done = true;
     return rc;
 }
@@ -108,7 +160,7 @@ static int query_write(void *ctx, const void *data, size_t bytes, mu_err *err) {
         return mu_buf_append(&x->body, data, bytes, err);
     }
     x->body.length_bytes += bytes; /* counted for the summary, not kept */
-    return http_response_write(x->req, data, bytes, err);
+    return body_write(x, data, bytes, false, err);
 }
 
 /* Decoded URL parameter `name` into out; false if absent. */
@@ -245,6 +297,8 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     char default_format[64] = "", query_id[64] = "", user[64] = "default";
     query_exchange x = {.req = req};
     mu_buf_init(&x.body, 0);
+    mu_buf_init(&x.decoded, 0);
+    mu_buf_init(&x.encoded, 0);
     x.start_ns = mu_clock_mono_ns();
     mu_err qerr;
     memset(&qerr, 0, sizeof(qerr));
@@ -280,6 +334,18 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         snprintf(user, sizeof(user), "%s", http_request_header(req, "X-ClickHouse-User"));
     if (rc == 0)
         rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
+    if (rc == 0) {
+        http_coding in;
+        rc = http_coding_parse(http_request_header(req, "Content-Encoding"), &in, &qerr);
+        if (rc == 0 && in != HTTP_CODING_IDENTITY) rc = http_codec_create(in, true, 0, &x.decoder, &qerr);
+    }
+    const char *compress = sql_session_get(&session, "enable_http_compression");
+    if (rc == 0 && compress && strcmp(compress, "1") == 0) {
+        x.response_coding = http_coding_accepted(http_request_header(req, "Accept-Encoding"));
+        const char *lvl = sql_session_get(&session, "http_zlib_compression_level");
+        if (x.response_coding != HTTP_CODING_IDENTITY)
+            rc = http_codec_create(x.response_coding, false, lvl ? atoi(lvl) : 3, &x.encoder, &qerr);
+    }
     const char *wait_end = sql_session_get(&session, "wait_end_of_query");
     x.buffered = wait_end && strcmp(wait_end, "1") == 0;
     const char *token = http_request_header(req, "X-Muscles-Insert-Token");
@@ -302,7 +368,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             if (rc != 0) break;
             size_t room = head.capacity_bytes - head.length_bytes, got = 0;
             if (room > QUERY_HEAD_BYTES_MAX - head.length_bytes) room = QUERY_HEAD_BYTES_MAX - head.length_bytes;
-            rc = http_body_read(req, head.data + head.length_bytes, room, &got, &qerr);
+            rc = body_read(&x, head.data + head.length_bytes, room, &got, &qerr);
             if (rc != 0) break;
             if (got == 0) {
                 x.body_done = true;
@@ -354,7 +420,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         if (!x.body_done && rc == 0) {
             char sink[4096];
             size_t got = 1;
-            while (got > 0 && http_body_read(req, sink, sizeof(sink), &got, err) == 0) {
+            while (got > 0 && body_read(&x, sink, sizeof(sink), &got, err) == 0) {
             }
         }
     }
@@ -368,18 +434,29 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             int n = snprintf(msg, sizeof(msg), "Code: %d. DB::Exception: %s. (%s) (version %s)\n",
                              mu_code_ch_number(qerr.code), qerr.message, mu_code_ch_name(qerr.code),
                              MUSCLES_VERSION);
-            out = http_response_write(req, msg, (size_t)n, err);
+            out = body_write(&x, msg, (size_t)n, true, err);
             if (out == 0) out = http_response_end(req, err);
         }
     } else if (!x.started) {
         /* No output yet: a statement without a result, or a buffered one. */
         const char *ct = x.has_output ? x.content_type : "text/plain; charset=UTF-8";
-        out = query_send_headers(&x, ct, (int64_t)x.body.length_bytes, err);
-        if (out == 0 && x.buffered && x.body.length_bytes > 0)
-            out = http_response_write(req, x.body.data, x.body.length_bytes, err);
+        mu_buf packed;
+        mu_buf_init(&packed, 0);
+        const mu_buf *send = &x.body;
+        out = 0;
+        if (x.encoder) { /* the whole body, compressed, with its length */
+            out = http_codec_update(x.encoder, x.body.data, x.body.length_bytes, &packed, err);
+            if (out == 0) out = http_codec_finish(x.encoder, &packed, err);
+            send = &packed;
+        }
+        if (out == 0) out = query_send_headers(&x, ct, (int64_t)send->length_bytes, err);
+        if (out == 0 && send->length_bytes > 0)
+            out = http_response_write(req, send->data, send->length_bytes, err);
         if (out == 0) out = http_response_end(req, err);
+        mu_buf_deinit(&packed);
     } else {
-        out = http_response_end(req, err);
+        out = body_write(&x, NULL, 0, true, err);
+        if (out == 0) out = http_response_end(req, err);
     }
     if (session_slot) session_release(state, session_slot, &session, session_timeout_s);
     for (uint32_t i = 0; i < param_count; i++) {
@@ -390,6 +467,10 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     mu_buf_deinit(&value);
     mu_buf_deinit(&head);
     mu_buf_deinit(&x.body);
+    mu_buf_deinit(&x.decoded);
+    mu_buf_deinit(&x.encoded);
+    http_codec_destroy(x.decoder);
+    http_codec_destroy(x.encoder);
     return out;
 }
 

@@ -181,3 +181,28 @@ def test_prometheus_metrics(server):
     assert lines["muscles_inserted_rows_total"] == "2"
     assert lines["muscles_tables"] == "1"
     assert lines["muscles_memtable_rows"] == "2"
+
+
+def test_http_compression_both_ways(server):
+    import gzip
+    import zlib
+    url = f"http://127.0.0.1:{server.port}/"
+    for coding, decode in (("gzip", gzip.decompress), ("deflate", zlib.decompress)):
+        r = requests.post(url, params={"enable_http_compression": "1"},
+                          headers={"Accept-Encoding": coding}, data=b"SELECT number FROM numbers(1000)",
+                          stream=True)
+        assert r.headers["Content-Encoding"] == coding
+        assert decode(r.raw.read()) == "".join(f"{i}\n" for i in range(1000)).encode()
+    # Without enable_http_compression the answer is plain even if the client accepts gzip.
+    r = requests.post(url, headers={"Accept-Encoding": "gzip"}, data=b"SELECT 1")
+    assert "Content-Encoding" not in r.headers and r.text == "1\n"
+    ok(server, "CREATE TABLE gz (k UInt32, s String) ENGINE = MergeTree ORDER BY k")
+    body = "".join(f"{i}\ts{i}\n" for i in range(50000)).encode()
+    r = requests.post(url, params={"query": "INSERT INTO gz FORMAT TabSeparated"},
+                      headers={"Content-Encoding": "gzip"}, data=gzip.compress(body))
+    assert r.status_code == 200, r.text
+    r = requests.post(url, headers={"Content-Encoding": "deflate"},
+                      data=zlib.compress(b"SELECT count(), sum(k) FROM gz"))
+    assert r.text == "50000\t1249975000\n"
+    r = requests.post(url, headers={"Content-Encoding": "gzip"}, data=b"not gzip at all")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "117"
