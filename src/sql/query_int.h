@@ -9,6 +9,8 @@
 #ifndef MUSCLES_SQL_QUERY_INT_H
 #define MUSCLES_SQL_QUERY_INT_H
 
+#include <stdatomic.h>
+
 #include "exec/exec.h"
 #include "formats/formats.h"
 #include "sql/sql.h"
@@ -56,6 +58,7 @@ typedef struct sql_process {
     _Atomic uint64_t read_rows;
     _Atomic uint64_t written_rows;
     _Atomic uint64_t result_rows;
+    _Atomic bool cancelled;          /* KILL QUERY: operators stop at the next chunk */
 } sql_process;
 
 typedef struct sql_query_log_row {
@@ -81,6 +84,8 @@ typedef int (*sql_activity_visit_fn)(void *ctx, const sql_process *process,
                                      const sql_query_log_row *log, const char *event,
                                      uint64_t value, int64_t now_us);
 int sql__activity_snapshot(sql_activity *a, sql_activity_visit_fn fn, void *ctx);
+/* Marks the running query query_id cancelled; false if none runs. */
+bool sql__activity_cancel(sql_activity *a, const char *query_id);
 
 /* ---- the query ------------------------------------------------------- */
 
@@ -135,6 +140,10 @@ struct sql_operator {
 int sql__op_init(sql_operator *op, sql_query *q, const sql_operator_vt *vt, uint32_t column_count,
                  mu_err *err);
 static inline int sql__op_next(sql_operator *op, sql_chunk **out, mu_err *err) {
+    if (op->q->process && atomic_load(&op->q->process->cancelled)) {
+        *out = NULL;
+        return MU_ERR(err, MU_ECANCELLED, "Query was cancelled");
+    }
     return op->vt->next(op, out, err);
 }
 void sql__op_destroy(sql_operator *op); /* accepts NULL */

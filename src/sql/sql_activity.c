@@ -220,3 +220,16 @@ int sql_metrics_prometheus(const sql_engine *engine, mu_buf *out, mu_err *err) {
     }
     return rc;
 }
+
+bool sql__activity_cancel(sql_activity *a, const char *query_id) {
+    if (a == NULL) return false;
+    bool found = false;
+    pthread_mutex_lock(&a->lock);
+    for (sql_process *p = a->running; p; p = p->next)
+        if (strcmp(p->query_id, query_id) == 0) {
+            atomic_store(&p->cancelled, true);
+            found = true;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return found;
+}

@@ -108,7 +108,9 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
     mu_buf buf;
     mu_buf_init(&buf, 0);
     ty_batch *h = NULL;
-    rc = io->begin ? io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err) : 0;
+    /* The response starts (status 200, headers) only with the first bytes
+     * sent, so an error before them is still a proper error response. */
+    bool begun = false;
     if (rc == 0 && w) {
         rc = run_header_batch(q, op, &h, err);
         if (rc == 0) rc = fmt_writer_begin(w, h, &buf, err);
@@ -125,7 +127,11 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
             ty_batch_destroy(b);
         }
         sql__chunk_free(c);
-        if (rc == 0 && buf.length_bytes >= (1u << 20)) rc = run_flush(io, &buf, err);
+        if (rc == 0 && buf.length_bytes >= (1u << 20)) {
+            if (!begun && io->begin) rc = io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);
+            begun = true;
+            if (rc == 0) rc = run_flush(io, &buf, err);
+        }
     }
     if (rc == 0 && q->totals_source && w) rc = run_totals(q, w, &buf, err);
     if (rc == 0 && w) {
@@ -137,6 +143,7 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
         info.rows_read = q->process ? q->process->read_rows : 0;
         rc = fmt_writer_end(w, &info, &buf, err);
     }
+    if (rc == 0 && !begun && io->begin) rc = io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);
     if (rc == 0) rc = run_flush(io, &buf, err);
     fmt_writer_destroy(w);
     ty_batch_destroy(h);
@@ -195,6 +202,78 @@ static int run_flush_table(sql_query *q, const sql_node *stmt, mu_err *err) {
     if (rc != 0) return rc;
     rc = table_flush(storage_table_get(ref), err);
     storage_table_release(ref);
+    return rc;
+}
+
+/* KILL QUERY WHERE <condition over system.processes> [SYNC|ASYNC|TEST]:
+ * marks the matching queries cancelled (they stop at their next block) and
+ * answers ClickHouse's table kill_status, query_id, user, query. SYNC waits
+ * up to 10 s for them to end. The KILL query never matches itself. */
+static int run_kill(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err) {
+    sql_operator *procs;
+    int rc = sql__system_table(q, "processes", &procs, err);
+    if (rc != 0) return rc;
+    sql_scope scope = {.input = procs, .clause = "KILL QUERY WHERE"};
+    exec_expr *pred;
+    rc = sql__bind_expr(q, &scope, stmt->kill.where, &pred, err);
+    if (rc == 0) rc = sql__op_filter(q, procs, pred, &procs, err);
+    else sql__op_destroy(procs);
+    if (rc != 0) return rc;
+    uint32_t id_col = UINT32_MAX, user_col = UINT32_MAX, query_col = UINT32_MAX;
+    for (uint32_t i = 0; i < procs->column_count; i++) {
+        if (strcmp(procs->names[i], "query_id") == 0) id_col = i;
+        if (strcmp(procs->names[i], "user") == 0) user_col = i;
+        if (strcmp(procs->names[i], "query") == 0) query_col = i;
+    }
+    ty_column **rows_cols = NULL;
+    uint32_t rows = 0;
+    rc = sql__op_drain(procs, &rows_cols, &rows, err);
+    uint32_t ncols = procs->column_count;
+    sql__op_destroy(procs);
+    if (rc != 0) return rc;
+    bool test = stmt->kill.mode.ptr && sql_str_eq(stmt->kill.mode, "TEST");
+    bool sync = stmt->kill.mode.ptr && sql_str_eq(stmt->kill.mode, "SYNC");
+    ty_column *out[4] = {NULL, NULL, NULL, NULL};
+    for (int i = 0; i < 4 && rc == 0; i++) rc = ty_column_create(ty_type_builtin(TY_STRING), NULL, &out[i], err);
+    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+        size_t n;
+        const uint8_t *id = ty_column_row_bytes(rows_cols[id_col], r, &n);
+        char query_id[128];
+        snprintf(query_id, sizeof(query_id), "%.*s", (int)n, (const char *)id);
+        if (q->process && strcmp(query_id, q->process->query_id) == 0) continue;
+        const char *status = "waiting";
+        if (!test && sql__activity_cancel(q->engine->activity, query_id) && sync) {
+            for (int waited = 0; waited < 1000; waited++) {
+                struct timespec pause = {0, 10000000};
+                nanosleep(&pause, NULL);
+                if (!sql__activity_cancel(q->engine->activity, query_id)) {
+                    status = "finished";
+                    break;
+                }
+            }
+        }
+        const uint8_t *user = ty_column_row_bytes(rows_cols[user_col], r, &n);
+        size_t un = n;
+        const uint8_t *text = ty_column_row_bytes(rows_cols[query_col], r, &n);
+        rc = ty_column_append_bytes(out[0], status, strlen(status), err);
+        if (rc == 0) rc = ty_column_append_bytes(out[1], query_id, strlen(query_id), err);
+        if (rc == 0) rc = ty_column_append_bytes(out[2], user, un, err);
+        if (rc == 0) rc = ty_column_append_bytes(out[3], text, n, err);
+    }
+    for (uint32_t i = 0; i < ncols; i++) ty_column_destroy(rows_cols[i]);
+    free(rows_cols);
+    if (rc != 0) {
+        for (int i = 0; i < 4; i++) ty_column_destroy(out[i]);
+        return rc;
+    }
+    const char *names[4] = {"kill_status", "query_id", "user", "query"};
+    const ty_type *types[4];
+    for (int i = 0; i < 4; i++) types[i] = ty_type_builtin(TY_STRING);
+    sql_operator *result;
+    rc = sql__op_values(q, 4, names, types, out, ty_column_row_count(out[0]), &result, err);
+    if (rc != 0) return rc;
+    rc = sql__emit(q, result, io->default_format ? io->default_format : "TabSeparated", io, err);
+    sql__op_destroy(result);
     return rc;
 }
 
@@ -260,8 +339,7 @@ static int run_statement(sql_query *q, const sql_node *stmt, const char *text, s
     case SQL_DELETE:
         return MU_ERR(err, MU_ENOT_SUPPORTED, "DELETE is parsed but not supported yet "
                       "(deletion vectors come with merges)");
-    case SQL_KILL_QUERY:
-        return MU_ERR(err, MU_ENOT_SUPPORTED, "KILL QUERY is not supported yet");
+    case SQL_KILL_QUERY: return run_kill(q, stmt, io, err);
     default: return sql__run_ddl(q, stmt, io, err);
     }
 }

@@ -206,3 +206,28 @@ def test_http_compression_both_ways(server):
     assert r.text == "50000\t1249975000\n"
     r = requests.post(url, headers={"Content-Encoding": "gzip"}, data=b"not gzip at all")
     assert r.headers["X-ClickHouse-Exception-Code"] == "117"
+
+
+def test_kill_query(server):
+    import threading
+    import time
+    url = f"http://127.0.0.1:{server.port}/"
+    result = {}
+
+    def long_query():
+        r = requests.post(url, params={"query_id": "long-one"},
+                          data=b"SELECT count() FROM numbers(100000000000)")
+        result["status"] = r.status_code
+        result["code"] = r.headers.get("X-ClickHouse-Exception-Code")
+
+    t = threading.Thread(target=long_query)
+    t.start()
+    for _ in range(200):
+        if "long-one" in ok(server, "SELECT query_id FROM system.processes"):
+            break
+        time.sleep(0.02)
+    out = ok(server, "KILL QUERY WHERE query_id = 'long-one' SYNC")
+    assert out.startswith("finished\tlong-one\tdefault\t")
+    t.join(timeout=30)
+    assert result == {"status": 500, "code": "394"}
+    assert ok(server, "KILL QUERY WHERE query_id = 'nothing-runs'") == ""
