@@ -31,13 +31,13 @@ SELECT k, s FROM t WHERE k = 302;
 INSERT INTO t (k, s) FORMAT JSONEachRow
 {"k": 303, "s": "json"}
 {"s": "json2", "k": 304}
-; -- { muscles todo: JSONEachRow input comes with the HTTP interface issue }
-SELECT k, s FROM t WHERE k IN (303, 304) ORDER BY k; -- { muscles todo: JSONEachRow input comes with the HTTP interface issue }
-SELECT count() FROM t; -- { muscles todo: JSONEachRow input comes with the HTTP interface issue }
+;
+SELECT k, s FROM t WHERE k IN (303, 304) ORDER BY k;
+SELECT count() FROM t;
 SYSTEM FLUSH LOGS;
 SYSTEM FLUSH TABLE t; -- { differential skip: SYSTEM FLUSH TABLE is muscles' own statement }
 SYSTEM FLUSH t; -- { differential skip: SYSTEM FLUSH TABLE is muscles' own statement }
-SELECT count(), sum(k) FROM t; -- { muscles todo: JSONEachRow input comes with the HTTP interface issue }
+SELECT count(), sum(k) FROM t;
 CREATE TABLE e (k UInt32) ENGINE = MergeTree ORDER BY k;
 INSERT INTO e SELECT number FROM numbers(10) WHERE 0;
 SELECT count() FROM e;
@@ -49,7 +49,7 @@ INSERT INTO t (k, s) SELECT 1; -- { serverError NUMBER_OF_COLUMNS_DOESNT_MATCH }
 INSERT INTO t (k, s) FORMAT TabSeparated
 abc	bad number
 ; -- { serverError CANNOT_PARSE_INPUT_ASSERTION_FAILED }
-SELECT count() FROM t; -- { muscles todo: JSONEachRow input comes with the HTTP interface issue }
+SELECT count() FROM t;
 CREATE TABLE nn (k UInt32, s String) ENGINE = MergeTree ORDER BY k;
 INSERT INTO nn VALUES (NULL, NULL); -- { differential skip: 18.16 refuses NULL for a non-Nullable column; now it becomes the default (input_format_null_as_default) }
 SELECT k, s FROM nn; -- { differential skip: see the INSERT of NULL above }

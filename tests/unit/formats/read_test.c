@@ -232,7 +232,7 @@ static void test_limits_and_api(void **state) {
     ty_batch *b = fu_batch(1, (const char *[]){"s", "String"});
     fmt_reader r;
     assert_int_equal(fmt_reader_init(&r, FMT_TSV_RAW, b, 0, 0, &err), MU_EINVAL);
-    assert_int_equal(fmt_reader_init(&r, FMT_JSON_EACH_ROW, b, 0, 0, &err), MU_EINVAL);
+    assert_int_equal(fmt_reader_init(&r, FMT_JSON, b, 0, 0, &err), MU_EINVAL);
     /* a record longer than the limit, complete or not */
     assert_int_equal(fmt_reader_init(&r, FMT_TSV, b, 0, 8, &err), 0);
     assert_int_equal(fmt_reader_feed(&r, "12345678\n", 9, &err), 0);
