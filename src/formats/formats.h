@@ -73,6 +73,7 @@ int fmt_write_footer(fmt_kind kind, mu_buf *out, mu_err *err);
 typedef struct fmt_output_options {
     bool quote_64bit_integers;    /* JSON: (U)Int64 as strings (ClickHouse's default: true) */
     bool decimal_trailing_zeros;  /* output_format_decimal_trailing_zeros */
+    uint64_t client_protocol_version; /* Native: the client's revision (0: plain blocks) */
 } fmt_output_options;
 
 /* What the JSON formats print after the rows ("rows", "statistics"). */

@@ -414,6 +414,8 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.params = &params;
         io.readonly = is_get;
         io.has_session = session_slot != NULL;
+        if (query_param(req, "client_protocol_version", &value, &qerr, &rc))
+            io.client_protocol_version = strtoull((const char *)value.data, NULL, 10);
         rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);
         /* Unread body bytes (a failed INSERT) are drained so the connection
          * can carry the next request. */

@@ -388,6 +388,7 @@ typedef struct sql_io {
     bool has_session;                /* SET and USE need one (THERE_IS_NO_SESSION) */
     const char *query_id;            /* NULL or "": a random UUID is assigned */
     const char *user;                /* NULL: "default" */
+    uint64_t client_protocol_version; /* client_protocol_version URL parameter (Native) */
     char query_id_out[64];           /* the query's id, filled by sql_execute */
     /* Filled by sql_execute. */
     uint64_t rows_read;

@@ -414,17 +414,8 @@ int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t
         else if (!fmt_can_read(kind))
             rc = MU_ERR(err, MU_ENOT_SUPPORTED, "input format %s is not supported yet", format);
         else {
-            /* The data starts after one whitespace character following
-             * the format name, as in ClickHouse. */
-            if (data_bytes > 0 && (data[0] == ' ' || data[0] == '\n' || data[0] == '\t' || data[0] == '\r')) {
-                if (data[0] == '\r' && data_bytes > 1 && data[1] == '\n') {
-                    data += 2;
-                    data_bytes -= 2;
-                } else {
-                    data++;
-                    data_bytes--;
-                }
-            }
+            /* The parser's data_offset is already past the separator after
+             * the format name (spaces, then at most one line end). */
             rc = insert_format(q, &tg, kind, data, data_bytes, io, err);
         }
     }

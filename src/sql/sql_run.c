@@ -102,7 +102,8 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
     const char *quote = sql_session_get(q->session, "output_format_json_quote_64bit_integers");
     const char *zeros = sql_session_get(q->session, "output_format_decimal_trailing_zeros");
     fmt_output_options opt = {.quote_64bit_integers = quote == NULL || strcmp(quote, "0") != 0,
-                              .decimal_trailing_zeros = zeros != NULL && strcmp(zeros, "1") == 0};
+                              .decimal_trailing_zeros = zeros != NULL && strcmp(zeros, "1") == 0,
+                              .client_protocol_version = io->client_protocol_version};
     int rc = null_format ? 0 : fmt_writer_create(kind, &opt, &w, err);
     if (rc != 0) return rc;
     mu_buf buf;

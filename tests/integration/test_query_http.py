@@ -231,3 +231,18 @@ def test_kill_query(server):
     t.join(timeout=30)
     assert result == {"status": 500, "code": "394"}
     assert ok(server, "KILL QUERY WHERE query_id = 'nothing-runs'") == ""
+
+
+def test_binary_formats_round_trip(server):
+    url = f"http://127.0.0.1:{server.port}/"
+    ok(server, "CREATE TABLE rb (k UInt64, s String, d Date, n Nullable(Int32), a Array(String)) "
+               "ENGINE = MergeTree ORDER BY k")
+    ok(server, "INSERT INTO rb VALUES (1, '\\tx', '2024-01-02', NULL, ['p']), (2, '', '1970-01-01', -5, [])")
+    for fmt in ("RowBinary", "RowBinaryWithNamesAndTypes", "Native"):
+        data = requests.post(url, data=f"SELECT * FROM rb ORDER BY k FORMAT {fmt}".encode()).content
+        ok(server, "DROP TABLE IF EXISTS rb2")
+        ok(server, "CREATE TABLE rb2 (k UInt64, s String, d Date, n Nullable(Int32), a Array(String)) "
+                   "ENGINE = MergeTree ORDER BY k")
+        r = requests.post(url, params={"query": f"INSERT INTO rb2 FORMAT {fmt}"}, data=data)
+        assert r.status_code == 200, (fmt, r.text)
+        assert ok(server, "SELECT * FROM rb2 ORDER BY k") == ok(server, "SELECT * FROM rb ORDER BY k")
