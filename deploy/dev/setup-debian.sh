@@ -16,7 +16,7 @@ build_packages=(
 test_packages=(
   libcmocka-dev clang libclang-rt-14-dev
   python3 python3-pytest python3-requests curl procps
-  clickhouse-server clickhouse-client
+  clickhouse-server clickhouse-client nodejs
 )
 
 case "$profile" in
@@ -30,6 +30,8 @@ for package in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
   [ "$status" = "install ok installed" ] || missing+=("$package")
 done
+# Debian's nodejs comes without npm (NodeSource's has it built in).
+if [ "$profile" = test ] && ! command -v npm >/dev/null; then missing+=(npm); fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
@@ -41,3 +43,4 @@ echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+

@@ -11,6 +11,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 bash deploy/dev/setup-debian.sh test
+# The client-compatibility tests' npm packages (pinned by package-lock.json).
+npm ci --prefix tests/clients/js --no-audit --no-fund --loglevel=error >/dev/null
 jobs=$(nproc 2>/dev/null || echo 2)
 
 mode=${1:-normal}
