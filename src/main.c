@@ -105,7 +105,10 @@ static int command_server(int argc, char **argv) {
     rc = 0;
     if (server_run(&cfg, &err) != 0) {
         mu_log_err(MU_LOG_ERROR, "server.failed", &err);
-        rc = MU_EXIT_RUNTIME;
+        /* A configuration the server refuses (users, listen address) is a
+         * usage error like a bad setting. */
+        rc = err.code == MU_ECONFIG ? MU_EXIT_USAGE : MU_EXIT_RUNTIME;
+        if (err.code == MU_ECONFIG) fprintf(stderr, "muscles: %s\n", err.message);
     } else {
         mu_log_info("server.stop", "status=clean");
     }

@@ -455,8 +455,13 @@ static int cfg__render_setting(mu_buf *out, const cfg_setting_info *info, mu_err
     cfg__value_allowed(info, allowed, sizeof allowed);
     int rc = cfg__render_comment(out, info->meaning, err);
     if (rc == 0) {
-        rc = mu_buf_printf(out, err, "  # env: %s; allowed: %s\n  %s: ", info->env_name,
-                           allowed, info->name);
+        /* Lines stay within 78 columns: a long pair goes on two lines. */
+        if (strlen(info->env_name) + strlen(allowed) + 20 <= 78)
+            rc = mu_buf_printf(out, err, "  # env: %s; allowed: %s\n  %s: ", info->env_name,
+                               allowed, info->name);
+        else
+            rc = mu_buf_printf(out, err, "  # env: %s\n  # allowed: %s\n  %s: ", info->env_name,
+                               allowed, info->name);
     }
     if (rc == 0) {
         rc = cfg__render_value(out, info, err);

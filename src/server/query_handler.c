@@ -10,6 +10,7 @@
 #include "server/server_int.h"
 #include "server/http_codec.h"
 
+#include <openssl/evp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,31 @@ static void session_release(server_query_state *st, server_session *slot, const 
     pthread_mutex_unlock(&st->sessions_lock);
 }
 
+/* "Basic base64(user:password)" into user and password. */
+static int query_basic_auth(const char *b64, char *user, size_t user_bytes, char *password,
+                            size_t password_bytes, mu_err *err) {
+    while (*b64 == ' ') b64++;
+    size_t n = strcspn(b64, " \r\n");
+    if (n == 0 || n % 4 != 0 || n > 1024)
+        return MU_ERR(err, MU_EAUTH, "malformed HTTP Basic credentials");
+    unsigned char decoded[800];
+    int len = EVP_DecodeBlock(decoded, (const unsigned char *)b64, (int)n);
+    if (len < 0) return MU_ERR(err, MU_EAUTH, "malformed HTTP Basic credentials");
+    if (n >= 1 && b64[n - 1] == '=') len--;
+    if (n >= 2 && b64[n - 2] == '=') len--;
+    decoded[len] = 0;
+    char *colon = memchr(decoded, ':', (size_t)len);
+    if (colon == NULL) return MU_ERR(err, MU_EAUTH, "malformed HTTP Basic credentials (no ':')");
+    *colon = 0;
+    size_t ul = strlen((char *)decoded), pl = strlen(colon + 1);
+    if (ul >= user_bytes || pl >= password_bytes)
+        return MU_ERR(err, MU_EAUTH, "HTTP Basic credentials too long");
+    memcpy(user, decoded, ul + 1);
+    memcpy(password, colon + 1, pl + 1);
+    explicit_bzero(decoded, sizeof(decoded));
+    return 0;
+}
+
 int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     server_query_state *state = ctx;
     storage *engine_storage = atomic_load(&state->storage);
@@ -328,10 +354,25 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         snprintf(query_id, sizeof(query_id), "%s", (char *)value.data);
     if (rc == 0 && !query_id[0] && http_request_header(req, "X-ClickHouse-Query-Id"))
         snprintf(query_id, sizeof(query_id), "%s", http_request_header(req, "X-ClickHouse-Query-Id"));
-    if (rc == 0 && query_param(req, "user", &value, &qerr, &rc))
-        snprintf(user, sizeof(user), "%s", (char *)value.data);
-    if (rc == 0 && http_request_header(req, "X-ClickHouse-User"))
+    /* Credentials: HTTP Basic, else X-ClickHouse-User/-Key, else the user
+     * and password URL parameters (ClickHouse's three ways). */
+    char password[256] = "";
+    const char *basic = http_request_header(req, "Authorization");
+    if (rc == 0 && basic && strncasecmp(basic, "Basic ", 6) == 0) {
+        rc = query_basic_auth(basic + 6, user, sizeof(user), password, sizeof(password), &qerr);
+    } else if (rc == 0 && http_request_header(req, "X-ClickHouse-User")) {
         snprintf(user, sizeof(user), "%s", http_request_header(req, "X-ClickHouse-User"));
+        const char *key = http_request_header(req, "X-ClickHouse-Key");
+        snprintf(password, sizeof(password), "%s", key ? key : "");
+    } else if (rc == 0) {
+        if (query_param(req, "user", &value, &qerr, &rc))
+            snprintf(user, sizeof(user), "%s", (char *)value.data);
+        if (rc == 0 && query_param(req, "password", &value, &qerr, &rc))
+            snprintf(password, sizeof(password), "%s", (char *)value.data);
+    }
+    const server_user *account = NULL;
+    if (rc == 0) rc = server__users_authenticate(&state->users, user, password, &account, &qerr);
+    explicit_bzero(password, sizeof(password));
     if (rc == 0)
         rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
     if (rc == 0) {
@@ -412,7 +453,8 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.write = query_write;
         io.default_format = default_format[0] ? default_format : NULL;
         io.params = &params;
-        io.readonly = is_get;
+        io.readonly = is_get || account->readonly;
+        io.allowed_databases = account->databases[0] ? account->databases : NULL;
         io.has_session = session_slot != NULL;
         if (query_param(req, "client_protocol_version", &value, &qerr, &rc))
             io.client_protocol_version = strtoull((const char *)value.data, NULL, 10);

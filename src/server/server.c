@@ -147,6 +147,24 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
     query.engine.version = MUSCLES_VERSION;
     query.engine.hostname = query.hostname;
     query.engine.start_time_s = (int64_t)time(NULL);
+    rc = server__users_load(cfg->security_users_file, &query.users, err);
+    if (rc != 0) goto fail;
+    const char *open_user;
+    const char *host = cfg->http_listen_host;
+    bool loopback = strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+                    strcmp(host, "[::1]") == 0 || strcmp(host, "localhost") == 0;
+    /* Only a valid address is judged here; a bad one is reported by the
+     * listener with its own message. */
+    struct sockaddr_in6 a6;
+    struct sockaddr_in a4;
+    bool valid = uv_ip4_addr(host, 0, &a4) == 0 || uv_ip6_addr(host, 0, &a6) == 0;
+    if (valid && !loopback && !cfg->security_allow_insecure_default_user &&
+        server__users_insecure(&query.users, &open_user)) {
+        rc = MU_ERR(err, MU_ECONFIG, "http.listen_host %s is not a loopback address while user %s "
+                    "has no password: give it one (security.users_file) or set "
+                    "security.allow_insecure_default_user=true", host, open_user);
+        goto fail;
+    }
     rc = sql_activity_create(&query.engine.activity, err);
     if (rc != 0) goto fail;
     size_t route_count = 0;

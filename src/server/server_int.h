@@ -25,6 +25,31 @@ typedef struct server_session {
     bool busy;
 } server_session;
 
+/* Users of the HTTP interface (users.c). */
+#define SERVER_USERS_MAX 256
+typedef struct server_user {
+    char name[64];
+    bool has_password;
+    uint8_t sha256[32];
+    bool readonly;
+    char databases[1024];   /* comma-separated; empty: every database */
+} server_user;
+
+typedef struct server_users {
+    uint32_t count;
+    server_user users[SERVER_USERS_MAX];
+} server_users;
+
+/* Reads security.users_file (path may be empty); the user default is added
+ * without a password unless the file defines it. MU_ECONFIG naming the line. */
+int server__users_load(const char *path, server_users *u, mu_err *err);
+const server_user *server__users_find(const server_users *u, const char *name);
+/* MU_EAUTH (516) unless name exists and password matches. */
+int server__users_authenticate(const server_users *u, const char *name, const char *password,
+                               const server_user **out, mu_err *err);
+/* True (and the user's name) when some user has no password. */
+bool server__users_insecure(const server_users *u, const char **name_out);
+
 /* What the query handler shares with server_run: the storage once open
  * (NULL before: queries answer 503), the engine description, sessions. */
 typedef struct server_query_state {
@@ -32,6 +57,7 @@ typedef struct server_query_state {
     sql_engine engine;
     char hostname[256];
     http_route routes[8];
+    server_users users;
     pthread_mutex_t sessions_lock;
     server_session sessions[SERVER_SESSIONS_MAX];
 } server_query_state;

@@ -97,6 +97,7 @@ typedef struct sql_query {
     exec_builder builder;
     const sql_query_params *params;
     sql_process *process;
+    const char *allowed_databases;   /* the user's databases (comma list) or NULL */
     uint32_t subquery_depth;
     uint64_t max_block_rows;
     /* WITH TOTALS of the top-level SELECT: the aggregate operator and the
@@ -299,6 +300,9 @@ int sql__bind_expr(sql_query *q, sql_scope *scope, const sql_node *node, exec_ex
 int sql__column_name(const sql_node *node, mu_buf *out, mu_err *err);
 /* Canonical text of an expression without its top-level alias. */
 int sql__expr_text(const sql_node *node, mu_arena *arena, const char **out, mu_err *err);
+
+/* ACCESS_DENIED unless the query's user may use database db. */
+int sql__check_database(const sql_query *q, const char *db, mu_err *err);
 
 /* Plans a SELECT query (SQL_QUERY node). */
 int sql__plan_query(sql_query *q, const sql_node *query, sql_operator **out, mu_err *err);

@@ -386,6 +386,7 @@ typedef struct sql_io {
     const sql_query_params *params;
     bool readonly;                   /* only statements that change nothing (HTTP GET) */
     bool has_session;                /* SET and USE need one (THERE_IS_NO_SESSION) */
+    const char *allowed_databases;   /* the user's databases, comma-separated; NULL: all */
     const char *query_id;            /* NULL or "": a random UUID is assigned */
     const char *user;                /* NULL: "default" */
     uint64_t client_protocol_version; /* client_protocol_version URL parameter (Native) */

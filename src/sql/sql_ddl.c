@@ -530,7 +530,35 @@ static int ddl_rename(sql_query *q, const sql_node *stmt, mu_err *err) {
     return 0;
 }
 
+static int ddl_check_access(sql_query *q, const sql_node *stmt, mu_err *err) {
+    const char *db = NULL;
+    switch (stmt->kind) {
+    case SQL_CREATE_DATABASE: db = ddl_str(q, stmt->create.name, err); break;
+    case SQL_CREATE_TABLE: db = ddl_database(q, stmt->create.database, err); break;
+    case SQL_DROP:
+    case SQL_TRUNCATE:
+        db = stmt->object.is_database ? ddl_str(q, stmt->object.name, err)
+                                      : ddl_database(q, stmt->object.database, err);
+        break;
+    case SQL_ALTER: db = ddl_database(q, stmt->alter.database, err); break;
+    case SQL_RENAME:
+        for (size_t i = 0; i < stmt->rename.from.count; i++) {
+            const sql_node *nodes[2] = {stmt->rename.from.items[i], stmt->rename.to.items[i]};
+            for (int k = 0; k < 2; k++) {
+                sql_str d = nodes[k]->ident.count > 1 ? nodes[k]->ident.parts[0] : (sql_str){0};
+                int rc = sql__check_database(q, ddl_database(q, d, err), err);
+                if (rc != 0) return rc;
+            }
+        }
+        return 0;
+    default: return 0;
+    }
+    return db ? sql__check_database(q, db, err) : 0;
+}
+
 int sql__run_ddl(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err) {
+    int access = ddl_check_access(q, stmt, err);
+    if (access != 0) return access;
     switch (stmt->kind) {
     case SQL_CREATE_DATABASE: {
         catalog_database_def def = {0};

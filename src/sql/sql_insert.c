@@ -39,7 +39,9 @@ static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu
     else
         snprintf(db, sizeof(db), "%s", q->session->database);
     snprintf(name, sizeof(name), "%.*s", (int)stmt->insert.table.length, stmt->insert.table.ptr);
-    int rc = storage_table_acquire(q->engine->storage, db, name, &tg->ref, err);
+    int rc = sql__check_database(q, db, err);
+    if (rc != 0) return rc;
+    rc = storage_table_acquire(q->engine->storage, db, name, &tg->ref, err);
     if (rc == MU_EUNKNOWN_TABLE) rc = MU_ERR(err, MU_EUNKNOWN_TABLE, "Table %s.%s does not exist", db, name);
     if (rc != 0) return rc;
     tg->t = storage_table_get(tg->ref);

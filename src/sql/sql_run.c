@@ -183,6 +183,8 @@ static int run_apply_settings(sql_query *q, const sql_list *settings, sql_sessio
 static int run_use(sql_query *q, const sql_node *stmt, mu_err *err) {
     char name[256];
     snprintf(name, sizeof(name), "%.*s", (int)stmt->object.name.length, stmt->object.name.ptr);
+    int rc = sql__check_database(q, name, err);
+    if (rc != 0) return rc;
     if (strcmp(name, "system") != 0) {
         catalog_snapshot *snap = catalog_snapshot_acquire(storage_catalog(q->engine->storage));
         bool found = catalog_snapshot_find_database(snap, name) != NULL;
@@ -199,7 +201,8 @@ static int run_flush_table(sql_query *q, const sql_node *stmt, mu_err *err) {
              stmt->object.database.ptr ? stmt->object.database.ptr : q->session->database);
     snprintf(name, sizeof(name), "%.*s", (int)stmt->object.name.length, stmt->object.name.ptr);
     storage_table *ref;
-    int rc = storage_table_acquire(q->engine->storage, db, name, &ref, err);
+    int rc = sql__check_database(q, db, err);
+    if (rc == 0) rc = storage_table_acquire(q->engine->storage, db, name, &ref, err);
     if (rc != 0) return rc;
     rc = table_flush(storage_table_get(ref), err);
     storage_table_release(ref);
@@ -276,6 +279,19 @@ static int run_kill(sql_query *q, const sql_node *stmt, sql_io *io, mu_err *err)
     rc = sql__emit(q, result, io->default_format ? io->default_format : "TabSeparated", io, err);
     sql__op_destroy(result);
     return rc;
+}
+
+int sql__check_database(const sql_query *q, const char *db, mu_err *err) {
+    if (q->allowed_databases == NULL || strcmp(db, "system") == 0) return 0;
+    size_t n = strlen(db);
+    for (const char *p = q->allowed_databases; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && memcmp(p, db, n) == 0) return 0;
+        p += len;
+        if (*p == ',') p++;
+    }
+    return MU_ERR(err, MU_EACCESS, "%s: Not enough privileges: the user may not use database %s",
+                  q->process ? q->process->user : "user", db);
 }
 
 /* ---- sql_execute ---------------------------------------------------------------- */
@@ -382,6 +398,7 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     q.session = session;
     q.arena = arena;
     q.params = io->params;
+    q.allowed_databases = io->allowed_databases;
     q.max_block_rows = SQL_CHUNK_ROWS;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -401,6 +418,7 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     q.ctx.database = session->database;
     q.ctx.version = engine->version;
     q.ctx.hostname = engine->hostname;
+    q.ctx.user = io->user ? io->user : "default";
     q.ctx.uptime_s = now.tv_sec - engine->start_time_s;
     const char *mbs = sql_session_get(session, "max_block_size");
     if (mbs) {

@@ -73,6 +73,8 @@ static int select_plan_table(sql_query *q, const sql_node *t, sql_operator **out
         rc = sql__system_table(q, name, out, err);
     } else {
         storage_table *ref;
+        rc = sql__check_database(q, db, err);
+        if (rc != 0) return rc;
         rc = storage_table_acquire(q->engine->storage, db, name, &ref, err);
         if (rc == MU_EUNKNOWN_TABLE || rc == MU_EUNKNOWN_DATABASE) {
             /* ClickHouse's analyzer: a table expression that names nothing. */

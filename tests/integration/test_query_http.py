@@ -246,3 +246,42 @@ def test_binary_formats_round_trip(server):
         r = requests.post(url, params={"query": f"INSERT INTO rb2 FORMAT {fmt}"}, data=data)
         assert r.status_code == 200, (fmt, r.text)
         assert ok(server, "SELECT * FROM rb2 ORDER BY k") == ok(server, "SELECT * FROM rb ORDER BY k")
+
+
+def test_users_passwords_readonly_and_databases(make_server, tmp_path):
+    import hashlib
+    sha = lambda p: hashlib.sha256(p.encode()).hexdigest()  # noqa: E731
+    users = tmp_path / "users"
+    users.write_text(f"# name sha256 options\n"
+                     f"default {sha('root-pw')}\n"
+                     f"alice {sha('a-pw')}\n"
+                     f"reader {sha('r-pw')} readonly\n"
+                     f"limited {sha('l-pw')} databases=db1\n")
+    s = make_server(env={"MUSCLES_SECURITY_USERS_FILE": str(users)})
+    url = f"http://127.0.0.1:{s.port}/"
+    r = requests.post(url, data=b"SELECT 1")
+    assert r.status_code == 401 and r.headers["X-ClickHouse-Exception-Code"] == "516"
+    r = requests.post(url, params={"user": "alice", "password": "wrong"}, data=b"SELECT 1")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "516"
+    assert requests.post(url, auth=("alice", "a-pw"), data=b"SELECT 1").text == "1\n"
+    assert requests.post(url, headers={"X-ClickHouse-User": "alice", "X-ClickHouse-Key": "a-pw"},
+                         data=b"SELECT currentUser()").text == "alice\n"
+    assert requests.post(url, auth=("default", "root-pw"), data=b"CREATE DATABASE db1").status_code == 200
+    assert requests.post(url, auth=("default", "root-pw"), data=b"CREATE DATABASE db2").status_code == 200
+    r = requests.post(url, auth=("reader", "r-pw"), data=b"CREATE TABLE db1.t (k UInt8) ENGINE = MergeTree ORDER BY k")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "164"
+    r = requests.post(url, auth=("limited", "l-pw"), data=b"CREATE TABLE db2.t (k UInt8) ENGINE = MergeTree ORDER BY k")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "497"
+    r = requests.post(url, auth=("limited", "l-pw"), data=b"CREATE TABLE db1.t (k UInt8) ENGINE = MergeTree ORDER BY k")
+    assert r.status_code == 200, r.text
+    r = requests.post(url, auth=("limited", "l-pw"), data=b"SELECT * FROM db2.nothing")
+    assert r.headers["X-ClickHouse-Exception-Code"] == "497"
+
+
+def test_no_open_default_user_beyond_loopback():
+    from conftest import run_muscles
+    r = run_muscles(["server"], env_extra={"MUSCLES_HTTP_LISTEN_HOST": "0.0.0.0",
+                                           "MUSCLES_HTTP_PORT": "28999",
+                                           "MUSCLES_STORAGE_DATA_DIR": "/tmp/muscles-open-check"})
+    assert r.returncode == 2
+    assert "has no password" in r.stderr
