@@ -516,7 +516,7 @@ static int jr_text_value(const jr_ctx *x, ty_column *c, size_t *i) {
 
 static void jr_set_key(jr_ctx *x, const void *key, size_t n) {
     n = MU_MIN(n, (size_t)JR_KEY_SHOWN_MAX);
-    memcpy(x->key, key, n);
+    if (n > 0) memcpy(x->key, key, n); /* an empty key may have no bytes at all */
     x->key[n] = 0;
 }
 
