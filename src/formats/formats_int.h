@@ -6,8 +6,12 @@
 
 #include "formats/formats.h"
 
-/* JSONEachRow rows of the batch's visible rows (json_each_row.c). */
-int fmt__write_json_each_row(const ty_batch *batch, mu_buf *out, mu_err *err);
+/* JSONEachRow rows of the batch's visible rows (json_each_row.c);
+ * flags: enum ty_render_flags for the values (decimal trailing zeros). */
+int fmt__write_json_each_row(const ty_batch *batch, unsigned flags, mu_buf *out, mu_err *err);
+/* fmt_write_rows with render flags (writer.c passes the output options). */
+int fmt__write_rows_flags(fmt_kind kind, const ty_batch *batch, unsigned flags, mu_buf *out,
+                          mu_err *err);
 
 /* ---- writers: one vtable per family, in its own file ------------------ */
 

@@ -46,10 +46,10 @@ static int fj_string(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
     return rc;
 }
 
-static int fj_value(const ty_column *c, uint32_t row, mu_buf *scratch, mu_buf *out,
+static int fj_value(const ty_column *c, uint32_t row, unsigned flags, mu_buf *scratch, mu_buf *out,
                     mu_err *err);
 
-static int fj_nested(const ty_column *c, bool is_map, uint32_t row, mu_buf *scratch,
+static int fj_nested(const ty_column *c, bool is_map, uint32_t row, unsigned flags, mu_buf *scratch,
                      mu_buf *out, mu_err *err) {
     const uint32_t *offsets = ty_column_offsets(c);
     uint32_t start = offsets[row], end = offsets[row + 1];
@@ -58,15 +58,15 @@ static int fj_nested(const ty_column *c, bool is_map, uint32_t row, mu_buf *scra
         if (i > start) rc = mu_buf_append_u8(out, ',', err);
         if (rc != 0) break;
         if (!is_map) {
-            rc = fj_value(ty_column_child(c, 0), i, scratch, out, err);
+            rc = fj_value(ty_column_child(c, 0), i, flags, scratch, out, err);
             continue;
         }
         /* map keys are always JSON strings (their text form) */
         mu_buf_clear(scratch);
-        rc = ty_column_render_text(ty_column_child(c, 0), i, 0, scratch, err);
+        rc = ty_column_render_text(ty_column_child(c, 0), i, flags, scratch, err);
         if (rc == 0) rc = fj_string(scratch->data, scratch->length_bytes, out, err);
         if (rc == 0) rc = mu_buf_append_u8(out, ':', err);
-        if (rc == 0) rc = fj_value(ty_column_child(c, 1), i, scratch, out, err);
+        if (rc == 0) rc = fj_value(ty_column_child(c, 1), i, flags, scratch, out, err);
     }
     if (rc == 0) rc = mu_buf_append_u8(out, is_map ? '}' : ']', err);
     return rc;
@@ -87,15 +87,15 @@ static fj_style fj_style_of(ty_kind kind) {
     }
 }
 
-static int fj_value(const ty_column *c, uint32_t row, mu_buf *scratch, mu_buf *out,
+static int fj_value(const ty_column *c, uint32_t row, unsigned flags, mu_buf *scratch, mu_buf *out,
                     mu_err *err) {
     if (c->nullable && ty_column_is_null(c, row)) return mu_buf_append(out, "null", 4, err);
     const ty_type *t = ty_type_strip_nullable(c->type);
     if (t->kind == TY_ARRAY || t->kind == TY_MAP)
-        return fj_nested(c, t->kind == TY_MAP, row, scratch, out, err);
+        return fj_nested(c, t->kind == TY_MAP, row, flags, scratch, out, err);
     if (t->kind == TY_LOW_CARDINALITY) t = ty_type_strip_nullable(t->child);
     mu_buf_clear(scratch);
-    int rc = ty_column_render_text(c, row, 0, scratch, err);
+    int rc = ty_column_render_text(c, row, flags, scratch, err);
     if (rc != 0) return rc;
     const uint8_t *s = scratch->data;
     size_t n = scratch->length_bytes;
@@ -112,7 +112,7 @@ static int fj_value(const ty_column *c, uint32_t row, mu_buf *scratch, mu_buf *o
     }
 }
 
-int fmt__write_json_each_row(const ty_batch *batch, mu_buf *out, mu_err *err) {
+int fmt__write_json_each_row(const ty_batch *batch, unsigned flags, mu_buf *out, mu_err *err) {
     uint32_t rows = ty_batch_visible_rows(batch);
     mu_buf scratch;
     mu_buf_init(&scratch, 0);
@@ -125,7 +125,7 @@ int fmt__write_json_each_row(const ty_batch *batch, mu_buf *out, mu_err *err) {
             const char *name = batch->names[i];
             if (rc == 0) rc = fj_string((const uint8_t *)name, strlen(name), out, err);
             if (rc == 0) rc = mu_buf_append_u8(out, ':', err);
-            if (rc == 0) rc = fj_value(batch->columns[i], row, &scratch, out, err);
+            if (rc == 0) rc = fj_value(batch->columns[i], row, flags, &scratch, out, err);
         }
         if (rc == 0) rc = mu_buf_append(out, "}\n", 2, err);
     }

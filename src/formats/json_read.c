@@ -662,7 +662,8 @@ static int jr_between(fmt_reader *r, size_t *at, bool final, mu_err *err) {
     bool compact = jr_compact(r);
     if (!st->bom_checked) {
         size_t have = MU_MIN(n - *at, (size_t)3);
-        if (!final && have < 3 && memcmp(p + *at, "\xEF\xBB\xBF", have) == 0) return 0;
+        if (!final && have < 3 && (have == 0 || memcmp(p + *at, "\xEF\xBB\xBF", have) == 0))
+            return 0; /* too few bytes yet to tell a BOM */
         if (have == 3 && memcmp(p + *at, "\xEF\xBB\xBF", 3) == 0) *at += 3;
         st->bom_checked = true;
     }

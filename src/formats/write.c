@@ -133,11 +133,11 @@ static bool fmt_is_composite(const ty_type *type) {
     return t->kind == TY_ARRAY || t->kind == TY_MAP;
 }
 
-static int fmt_write_value(fmt_kind kind, const ty_column *c, uint32_t row, mu_buf *scratch,
-                           mu_buf *out, mu_err *err) {
+static int fmt_write_value(fmt_kind kind, const ty_column *c, uint32_t row, unsigned flags,
+                           mu_buf *scratch, mu_buf *out, mu_err *err) {
     if (c->nullable && ty_column_is_null(c, row)) return mu_buf_append(out, "\\N", 2, err);
     mu_buf_clear(scratch);
-    int rc = ty_column_render_text(c, row, 0, scratch, err);
+    int rc = ty_column_render_text(c, row, flags, scratch, err);
     if (rc != 0) return rc;
     if (kind == FMT_TSV_RAW) return mu_buf_append(out, scratch->data, scratch->length_bytes, err);
     if (!fmt_is_csv(kind) && !fmt_is_composite(c->type))
@@ -186,8 +186,13 @@ int fmt_write_header(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *
 
 
 int fmt_write_rows(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *err) {
+    return fmt__write_rows_flags(kind, batch, 0, out, err);
+}
+
+int fmt__write_rows_flags(fmt_kind kind, const ty_batch *batch, unsigned flags, mu_buf *out,
+                          mu_err *err) {
     MU_ASSERT(batch != NULL && out != NULL);
-    if (kind == FMT_JSON_EACH_ROW) return fmt__write_json_each_row(batch, out, err);
+    if (kind == FMT_JSON_EACH_ROW) return fmt__write_json_each_row(batch, flags, out, err);
     if (kind <= FMT_UNKNOWN || kind >= FMT_KIND_COUNT)
         return MU_ERR(err, MU_EINVAL, "unknown output format %d", (int)kind);
     char sep = fmt_is_csv(kind) ? ',' : '\t';
@@ -199,7 +204,7 @@ int fmt_write_rows(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *er
         uint32_t row = batch->selection ? batch->selection[v] : v;
         for (uint32_t i = 0; rc == 0 && i < batch->column_count; i++) {
             if (i > 0) rc = mu_buf_append_u8(out, (uint8_t)sep, err);
-            if (rc == 0) rc = fmt_write_value(kind, batch->columns[i], row, &scratch, out, err);
+            if (rc == 0) rc = fmt_write_value(kind, batch->columns[i], row, flags, &scratch, out, err);
         }
         if (rc == 0) rc = mu_buf_append_u8(out, '\n', err);
     }

@@ -11,8 +11,12 @@ static int text_begin(fmt_writer *w, const ty_batch *schema, mu_buf *out, mu_err
     return fmt_write_header(w->kind, schema, out, err);
 }
 
+static unsigned text_flags(const fmt_writer *w) {
+    return w->opt.decimal_trailing_zeros ? TY_RENDER_DECIMAL_TRAILING_ZEROS : 0;
+}
+
 static int text_rows(fmt_writer *w, const ty_batch *batch, mu_buf *out, mu_err *err) {
-    return fmt_write_rows(w->kind, batch, out, err);
+    return fmt__write_rows_flags(w->kind, batch, text_flags(w), out, err);
 }
 
 /* Totals after an empty line, without the header lines again (as
@@ -23,7 +27,7 @@ static int text_totals(fmt_writer *w, const ty_batch *totals, mu_buf *out, mu_er
     if (plain == FMT_TSV_WITH_NAMES || plain == FMT_TSV_WITH_NAMES_AND_TYPES) plain = FMT_TSV;
     if (plain == FMT_CSV_WITH_NAMES || plain == FMT_CSV_WITH_NAMES_AND_TYPES) plain = FMT_CSV;
     int rc = mu_buf_append_u8(out, '\n', err);
-    return rc != 0 ? rc : fmt_write_rows(plain, totals, out, err);
+    return rc != 0 ? rc : fmt__write_rows_flags(plain, totals, text_flags(w), out, err);
 }
 
 static int text_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu_err *err) {

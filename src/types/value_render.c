@@ -82,9 +82,10 @@ static size_t vr_float_special(double value, char *out) {
 
 size_t ty_float64_format(double value, char *out) {
     if (!isfinite(value)) return vr_float_special(value, out);
-    /* Exact integers print all their digits (not the shortest form). */
-    if (value == floor(value) && value >= -9223372036854775808.0 &&
-        value < 9223372036854775808.0 &&
+    /* Integers below 2^53 print all their digits, which is also their
+     * shortest form; larger ones take the shortest round-trip form, as
+     * ClickHouse prints them (72057594037927950, not ...952). */
+    if (value == floor(value) && fabs(value) < 9007199254740992.0 &&
         !(value == 0 && signbit(value)))
         return (size_t)snprintf(out, TY_FLOAT_TEXT_BYTES, "%lld", (long long)value);
     return vr_float_shortest(value, false, out);
@@ -92,7 +93,7 @@ size_t ty_float64_format(double value, char *out) {
 
 size_t ty_float32_format(float value, char *out) {
     if (!isfinite(value)) return vr_float_special(value, out);
-    if (value == floorf(value) && value >= -2147483648.0f && value < 2147483648.0f &&
+    if (value == floorf(value) && fabsf(value) < 16777216.0f &&
         !(value == 0 && signbit(value)))
         return (size_t)snprintf(out, TY_FLOAT_TEXT_BYTES, "%lld", (long long)value);
     return vr_float_shortest(value, true, out);
