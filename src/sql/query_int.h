@@ -106,6 +106,10 @@ typedef struct sql_query {
     exec_expr **totals_exprs;
     const char **totals_names;
     uint32_t totals_count;
+    /* LIMIT of the top-level SELECT, for JSON's rows_before_limit_at_least:
+     * the sort before it (all its input rows) or the limit (rows it saw). */
+    sql_operator *limit_sort;
+    sql_operator *limit_op;
     /* WITH name AS (subquery) definitions visible to table references. */
     const sql_node *ctes[64];
     uint32_t cte_count;
@@ -204,6 +208,9 @@ int sql__op_sort(sql_query *q, sql_operator *input, const sql_sort_key *keys, ui
                  uint64_t limit, sql_operator **out, mu_err *err);
 int sql__op_limit(sql_query *q, sql_operator *input, uint64_t limit, uint64_t offset, sql_operator **out,
                   mu_err *err);
+/* Rows a limit operator has received so far / a sort has collected. */
+uint64_t sql__op_limit_seen(const sql_operator *limit);
+uint64_t sql__op_sort_rows(const sql_operator *sort);
 /* LIMIT n [OFFSET m] BY columns. */
 int sql__op_limit_by(sql_query *q, sql_operator *input, const uint32_t *columns, uint32_t count,
                      uint64_t limit, uint64_t offset, sql_operator **out, mu_err *err);

@@ -781,6 +781,8 @@ static void op_limit_destroy(sql_operator *op) {
 
 static const sql_operator_vt op_limit_vt = {op_limit_next, op_limit_destroy};
 
+uint64_t sql__op_limit_seen(const sql_operator *op) { return ((const op_limit *)op)->seen; }
+
 int sql__op_limit(sql_query *q, sql_operator *input, uint64_t limit, uint64_t offset, sql_operator **out,
                   mu_err *err) {
     op_limit *l = calloc(1, sizeof(*l));

@@ -179,6 +179,8 @@ static void op_sort_destroy(sql_operator *op) {
 
 static const sql_operator_vt op_sort_vt = {op_sort_next, op_sort_destroy};
 
+uint64_t sql__op_sort_rows(const sql_operator *op) { return ((const op_sort *)op)->rows; }
+
 int sql__op_sort(sql_query *q, sql_operator *input, const sql_sort_key *keys, uint32_t key_count,
                  uint64_t limit, sql_operator **out, mu_err *err) {
     op_sort *s = calloc(1, sizeof(*s));

@@ -142,6 +142,11 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
         fmt_result_info info = {0};
         info.elapsed_s = (double)(now_us - q->ctx.now_us) / 1e6;
         info.rows_read = q->process ? q->process->read_rows : 0;
+        if (q->limit_op) {
+            info.has_rows_before_limit = true;
+            info.rows_before_limit = q->limit_sort ? sql__op_sort_rows(q->limit_sort)
+                                                   : sql__op_limit_seen(q->limit_op);
+        }
         rc = fmt_writer_end(w, &info, &buf, err);
     }
     if (rc == 0 && !begun && io->begin) rc = io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);

@@ -1071,6 +1071,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
             rc = select_u64_const(q, sel->select.offset, "OFFSET", &offset, err);
         if (rc != 0) goto fail;
     }
+    sql_operator *sort_op = NULL;
     if (no > 0) {
         uint64_t top = (limit != UINT64_MAX && nlb == 0) ? limit + offset : 0;
         rc = sql__op_sort(q, op, sort_keys, (uint32_t)no, top, &op, err);
@@ -1078,6 +1079,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
             op = NULL;
             goto fail;
         }
+        sort_op = op;
     }
     if (nlb > 0) {
         uint64_t lb = 0, lbo = 0;
@@ -1095,6 +1097,10 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
         if (rc != 0) {
             op = NULL;
             goto fail;
+        }
+        if (q->subquery_depth == 0 && q->limit_op == NULL && nlb == 0) {
+            q->limit_op = op;
+            q->limit_sort = sort_op;
         }
     }
     rc = sql__op_truncate_columns(q, op, visible, &op, err);

@@ -414,15 +414,10 @@ def adjustment(query, check, fmt):
 DECIMAL_ZEROS_IGNORED = ("muscles ignores output_format_decimal_trailing_zeros=1 in "
                          "TSV/CSV/JSONEachRow (src/formats: only json.c and pretty.c read "
                          "the option); current ClickHouse honours it in every text format")
-ROWS_BEFORE_LIMIT = ("muscles never writes \"rows_before_limit_at_least\" (nothing sets "
-                     "fmt_result_info.has_rows_before_limit); current ClickHouse writes it "
-                     "for a query with LIMIT")
 ARRAY_DECIMAL_VALUES = ("muscles' INSERT ... VALUES reads Array(Decimal(18, 2)) elements "
                         "through Float64: 9999999999999999.99 is stored as "
                         "10000000000000000.00 (scalar Decimal columns are exact)")
 TODO = {}
-for _q in ("q17_limit", "q18_limit_offset", "q26_names"):
-    TODO[(_q, "JSONCompact")] = ROWS_BEFORE_LIMIT
 for _check, _fmt, _ in checks(next(q for q in QUERIES if q.name == "q34_dec_wide")):
     TODO[("q34_dec_wide", _check)] = ARRAY_DECIMAL_VALUES
 
