@@ -140,6 +140,10 @@ enum exec_function_flags {
      * (JSONExtract(j, 'Nullable(T)')): the kernel's NULLs stay and rows
      * with a NULL argument become NULL too. */
     EXEC_FN_RESULT_NULLABLE_OK = 1u << 3,
+    /* The value depends on when or where the query runs, not only on the
+     * arguments (now, today, uptime); folded per query, but refused in
+     * table keys. EXEC_FN_VOLATILE functions are not deterministic either. */
+    EXEC_FN_NOT_DETERMINISTIC = 1u << 4,
 };
 
 typedef struct exec_function {

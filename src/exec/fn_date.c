@@ -1915,10 +1915,10 @@ DATE_DIFF(date_diff3, "timestampDiff", 0);
 DATE_DIFF(date_diff4, "timestamp_diff", 0);
 DATE_DIFF(date_age, "age", 1);
 
-static const date_fn date_now = {{"now", EXEC_FN_CASE_INSENSITIVE, date_bind_now}, 0, 0, 0};
-static const date_fn date_now64 = {{"now64", EXEC_FN_CASE_INSENSITIVE, date_bind_now64}, 0, 0, 0};
-static const date_fn date_today = {{"today", EXEC_FN_CASE_INSENSITIVE, date_bind_today}, 0, 0, 0};
-static const date_fn date_yesterday = {{"yesterday", 0, date_bind_today}, 1, 0, 0};
+static const date_fn date_now = {{"now", EXEC_FN_CASE_INSENSITIVE | EXEC_FN_NOT_DETERMINISTIC, date_bind_now}, 0, 0, 0};
+static const date_fn date_now64 = {{"now64", EXEC_FN_CASE_INSENSITIVE | EXEC_FN_NOT_DETERMINISTIC, date_bind_now64}, 0, 0, 0};
+static const date_fn date_today = {{"today", EXEC_FN_CASE_INSENSITIVE | EXEC_FN_NOT_DETERMINISTIC, date_bind_today}, 0, 0, 0};
+static const date_fn date_yesterday = {{"yesterday", EXEC_FN_NOT_DETERMINISTIC, date_bind_today}, 1, 0, 0};
 static const date_fn date_timezone = {{"timezone", 0, date_bind_timezone}, 0, 0, 0};
 static const date_fn date_timezone2 = {{"timeZone", 0, date_bind_timezone}, 0, 0, 0};
 static const date_fn date_unix_timestamp = {

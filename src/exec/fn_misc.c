@@ -1160,7 +1160,7 @@ MISC_FN(misc_hostname, "hostname", 0, misc_bind_hostname);
 MISC_FN(misc_current_user, "currentUser", 0, misc_bind_user);
 MISC_FN(misc_user, "user", MISC_CI, misc_bind_user);
 MISC_FN(misc_current_user_alias, "current_user", MISC_CI, misc_bind_user);
-MISC_FN(misc_uptime, "uptime", 0, misc_bind_uptime);
+MISC_FN(misc_uptime, "uptime", EXEC_FN_NOT_DETERMINISTIC, misc_bind_uptime);
 MISC_FN(misc_to_type_name, "toTypeName", EXEC_FN_NULLS_CUSTOM, misc_bind_type_name);
 MISC_FN(misc_is_constant, "isConstant", EXEC_FN_NULLS_CUSTOM, misc_bind_is_constant);
 MISC_FN(misc_ignore, "ignore", EXEC_FN_NULLS_CUSTOM, misc_bind_ignore);
@@ -1172,7 +1172,8 @@ MISC_FN(misc_row_number, "rowNumberInBlock", EXEC_FN_VOLATILE, misc_bind_row_num
 MISC_FN(misc_rand, "rand", EXEC_FN_NULLS_CUSTOM | EXEC_FN_VOLATILE, misc_bind_rand32);
 MISC_FN(misc_rand32, "rand32", EXEC_FN_NULLS_CUSTOM | EXEC_FN_VOLATILE, misc_bind_rand32);
 MISC_FN(misc_rand64, "rand64", EXEC_FN_NULLS_CUSTOM | EXEC_FN_VOLATILE, misc_bind_rand64);
-MISC_FN(misc_rand_constant, "randConstant", EXEC_FN_NULLS_CUSTOM, misc_bind_rand_constant);
+MISC_FN(misc_rand_constant, "randConstant", EXEC_FN_NULLS_CUSTOM | EXEC_FN_NOT_DETERMINISTIC,
+        misc_bind_rand_constant);
 MISC_FN(misc_uuid_v4, "generateUUIDv4", EXEC_FN_NULLS_CUSTOM | EXEC_FN_VOLATILE,
         misc_bind_uuid);
 MISC_FN(misc_bit_and, "bitAnd", 0, misc_bind_bit_and);

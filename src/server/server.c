@@ -104,6 +104,7 @@ static void server_storage_open_run(uv_work_t *work) {
     opt.token_window = cfg->wal_token_window;
     opt.flush_rows = cfg->storage_flush_rows;
     opt.flush_interval_ms = cfg->storage_flush_interval_ms;
+    opt.key_compiler = sql_key_compiler();
     op->rc = wal_dir && parts_dir ? storage_open(&op->engine, &opt, &op->err)
                                   : MU_ERR(&op->err, MU_ENOMEM, "cannot allocate paths");
     free(wal_dir);

@@ -370,8 +370,11 @@ static int prefix(sql_parser *p, sql_node **out) {
         break;
     }
     case SQL_TOK_WORD:
+        /* SELECT(...) and WITH(...) are never calls: a subquery would read
+         * them back differently once parenthesised. */
         if (sql_word_is_reserved(p->lx.text + p->tok.offset, p->tok.length) &&
-            !sql__peek_is(p, SQL_TOK_LPAREN, NULL) && !word_is(p, "NULL") && !word_is(p, "TRUE") &&
+            (!sql__peek_is(p, SQL_TOK_LPAREN, NULL) || word_is(p, "SELECT") || word_is(p, "WITH")) &&
+            !word_is(p, "NULL") && !word_is(p, "TRUE") &&
             !word_is(p, "FALSE") && !word_is(p, "INF") && !word_is(p, "NAN") &&
             !word_is(p, "NOT") && !word_is(p, "CASE") && !word_is(p, "INTERVAL"))
             return sql__fail(p, "expression");

@@ -297,6 +297,11 @@ struct sql_agg_ctx {
 /* True when the expression (not looking into subqueries) calls an
  * aggregate function. */
 bool sql__has_aggregate(const sql_node *node);
+/* True when pred holds for the node or any expression under it (function
+ * parameters and arguments, operands, lambda bodies; a subquery node is
+ * visited, its query is not). */
+typedef bool (*sql_node_pred)(const sql_node *node, void *ctx);
+bool sql__node_any(const sql_node *node, sql_node_pred pred, void *ctx);
 /* Maps an operator to its ClickHouse function name ("plus", "equals"). */
 const char *sql__binary_function(sql_op op);
 

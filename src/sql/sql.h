@@ -402,6 +402,11 @@ typedef struct sql_io {
  * bytes) for GET /metrics. */
 int sql_metrics_prometheus(const sql_engine *engine, mu_buf *out, mu_err *err);
 
+/* The compiler of PARTITION BY / ORDER BY expressions the storage engine
+ * takes in storage_options.key_compiler (sql_table_keys.c). */
+struct storage_key_compiler;
+const struct storage_key_compiler *sql_key_compiler(void);
+
 /* Parses and runs one statement. Errors carry ClickHouse codes through
  * errors.def; nothing is written to io before `begin` is called. */
 int sql_execute(const sql_engine *engine, sql_session *session, const char *text,

@@ -38,44 +38,52 @@ static int bind_list(sql_query *q, sql_scope *s, const sql_node *const *items, s
 
 /* ---- aggregates ---------------------------------------------------------- */
 
-bool sql__has_aggregate(const sql_node *n) {
+static bool node_list_any(const sql_list *l, sql_node_pred pred, void *ctx) {
+    for (size_t i = 0; i < l->count; i++)
+        if (sql__node_any(l->items[i], pred, ctx)) return true;
+    return false;
+}
+
+bool sql__node_any(const sql_node *n, sql_node_pred pred, void *ctx) {
     if (n == NULL) return false;
+    if (pred(n, ctx)) return true;
     switch (n->kind) {
-    case SQL_FUNC:
-        if (exec_is_aggregate_name(n->func.name.ptr, n->func.name.length)) return true;
-        for (size_t i = 0; i < n->func.args.count; i++)
-            if (sql__has_aggregate(n->func.args.items[i])) return true;
-        return false;
-    case SQL_UNARY: return sql__has_aggregate(n->unary.operand);
-    case SQL_BINARY: return sql__has_aggregate(n->binary.left) || sql__has_aggregate(n->binary.right);
+    case SQL_FUNC: return node_list_any(&n->func.params, pred, ctx) || node_list_any(&n->func.args, pred, ctx);
+    case SQL_UNARY: return sql__node_any(n->unary.operand, pred, ctx);
+    case SQL_BINARY: return sql__node_any(n->binary.left, pred, ctx) || sql__node_any(n->binary.right, pred, ctx);
     case SQL_BETWEEN:
-        return sql__has_aggregate(n->between.expr) || sql__has_aggregate(n->between.low) ||
-               sql__has_aggregate(n->between.high);
-    case SQL_IS_NULL: return sql__has_aggregate(n->is_null.expr);
+        return sql__node_any(n->between.expr, pred, ctx) || sql__node_any(n->between.low, pred, ctx) ||
+               sql__node_any(n->between.high, pred, ctx);
+    case SQL_IS_NULL: return sql__node_any(n->is_null.expr, pred, ctx);
     case SQL_TERNARY:
-        return sql__has_aggregate(n->ternary.cond) || sql__has_aggregate(n->ternary.then_expr) ||
-               sql__has_aggregate(n->ternary.else_expr);
+        return sql__node_any(n->ternary.cond, pred, ctx) || sql__node_any(n->ternary.then_expr, pred, ctx) ||
+               sql__node_any(n->ternary.else_expr, pred, ctx);
     case SQL_CASE:
-        if (sql__has_aggregate(n->case_expr.operand) || sql__has_aggregate(n->case_expr.else_expr))
-            return true;
-        for (size_t i = 0; i < n->case_expr.whens.count; i++)
-            if (sql__has_aggregate(n->case_expr.whens.items[i]) ||
-                sql__has_aggregate(n->case_expr.thens.items[i]))
-                return true;
-        return false;
-    case SQL_CAST: return sql__has_aggregate(n->cast.expr);
+        return sql__node_any(n->case_expr.operand, pred, ctx) ||
+               sql__node_any(n->case_expr.else_expr, pred, ctx) ||
+               node_list_any(&n->case_expr.whens, pred, ctx) || node_list_any(&n->case_expr.thens, pred, ctx);
+    case SQL_CAST: return sql__node_any(n->cast.expr, pred, ctx);
     case SQL_ARRAY:
-    case SQL_TUPLE:
-        for (size_t i = 0; i < n->array.items.count; i++)
-            if (sql__has_aggregate(n->array.items.items[i])) return true;
-        return false;
+    case SQL_TUPLE: return node_list_any(&n->array.items, pred, ctx);
     case SQL_ELEMENT:
     case SQL_TUPLE_ELEMENT:
-        return sql__has_aggregate(n->element.expr) || sql__has_aggregate(n->element.index);
-    case SQL_EXTRACT: return sql__has_aggregate(n->extract.expr);
-    case SQL_INTERVAL: return sql__has_aggregate(n->interval.value);
+        return sql__node_any(n->element.expr, pred, ctx) || sql__node_any(n->element.index, pred, ctx);
+    case SQL_EXTRACT: return sql__node_any(n->extract.expr, pred, ctx);
+    case SQL_INTERVAL: return sql__node_any(n->interval.value, pred, ctx);
+    case SQL_LAMBDA: return sql__node_any(n->lambda.body, pred, ctx);
     default: return false;
     }
+}
+
+static bool node_is_aggregate_call(const sql_node *n, void *ctx) {
+    (void)ctx;
+    return n->kind == SQL_FUNC && exec_is_aggregate_name(n->func.name.ptr, n->func.name.length);
+}
+
+bool sql__has_aggregate(const sql_node *n) {
+    /* Not inside lambdas: an aggregate there is the lambda's error. */
+    if (n != NULL && n->kind == SQL_LAMBDA) return false;
+    return sql__node_any(n, node_is_aggregate_call, NULL);
 }
 
 static int bind_aggregate(sql_query *q, sql_scope *s, const sql_node *n, const char *text,

@@ -151,12 +151,29 @@ static int ddl_find_column(const catalog_column *cols, uint32_t n, sql_str name)
     return -1;
 }
 
-static bool ddl_is_key_column(const catalog_table_def *d, const char *name) {
+static bool ddl_node_is_ident(const sql_node *n, void *ctx) {
+    const char *name = ctx;
+    if (n->kind != SQL_IDENT) return false;
+    sql_str last = n->ident.parts[n->ident.count - 1];
+    return strlen(name) == last.length && memcmp(name, last.ptr, last.length) == 0;
+}
+
+/* True when the key expression `text` reads column `name` (an expression
+ * that does not parse counts as reading it: refusing is the safe side). */
+static bool ddl_key_mentions(sql_query *q, const char *text, const char *name) {
+    if (text[0] == '\0') return false;
+    sql_node *expr;
+    mu_err ignored;
+    if (sql_parse_expr(text, strlen(text), q->arena, NULL, &expr, &ignored) != 0) return true;
+    return sql__node_any(expr, ddl_node_is_ident, (void *)name);
+}
+
+static bool ddl_is_key_column(sql_query *q, const catalog_table_def *d, const char *name) {
     for (uint32_t k = 0; k < d->order_by_count; k++)
-        if (strstr(d->order_by[k], name) && strcmp(d->order_by[k], name) == 0) return true;
+        if (ddl_key_mentions(q, d->order_by[k], name)) return true;
     for (uint32_t k = 0; k < d->primary_key_count; k++)
-        if (strcmp(d->primary_key[k], name) == 0) return true;
-    return d->partition_by[0] && strstr(d->partition_by, name) != NULL;
+        if (ddl_key_mentions(q, d->primary_key[k], name)) return true;
+    return ddl_key_mentions(q, d->partition_by, name);
 }
 
 static int ddl_alter(sql_query *q, const sql_node *stmt, mu_err *err) {
@@ -226,7 +243,7 @@ static int ddl_alter(sql_query *q, const sql_node *stmt, mu_err *err) {
                             (int)c->alter_cmd.name.length, c->alter_cmd.name.ptr);
                 break;
             }
-            if (ddl_is_key_column(&def, cols[k].name)) {
+            if (ddl_is_key_column(q, &def, cols[k].name)) {
                 rc = MU_ERR(err, MU_EALTER_FORBIDDEN, "Trying to ALTER key column %s", cols[k].name);
                 break;
             }
@@ -256,7 +273,7 @@ static int ddl_alter(sql_query *q, const sql_node *stmt, mu_err *err) {
                 if (rc == 0 && cd->column_def.comment.ptr == NULL) m.comment = cols[k].comment;
                 if (rc == 0 && cd->column_def.codec == NULL) m.codec = cols[k].codec;
             }
-            if (rc == 0 && strcmp(m.type, cols[k].type) != 0 && ddl_is_key_column(&def, cols[k].name))
+            if (rc == 0 && strcmp(m.type, cols[k].type) != 0 && ddl_is_key_column(q, &def, cols[k].name))
                 rc = MU_ERR(err, MU_EALTER_FORBIDDEN, "Trying to ALTER key column %s", cols[k].name);
             if (rc == 0) {
                 cols[k] = m;

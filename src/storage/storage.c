@@ -1,6 +1,6 @@
 /* storage.c: the catalog plus the open tables of a node (see storage.h).
  * Owns the list of open tables (guarded by `lock`), each with its binding
- * (codec chains, sort key, partition function) and a reference count; a
+ * (codec chains, sort key, compiled key expressions) and a reference count; a
  * dropped table's files are removed when its last reference goes.
  */
 #include "storage/storage.h"
@@ -14,14 +14,6 @@
 #include <time.h>
 
 #include "io/io.h"
-
-typedef enum storage_partition_kind {
-    STORAGE_PARTITION_NONE,
-    STORAGE_PARTITION_COLUMN,
-    STORAGE_PARTITION_YYYYMM,
-    STORAGE_PARTITION_YYYYMMDD,
-    STORAGE_PARTITION_DATE,
-} storage_partition_kind;
 
 struct storage_table {
     _Atomic uint32_t refs;
@@ -38,10 +30,14 @@ struct storage_table {
     const ty_type **stored_types;
     const part_codec_chain **stored_codecs;
     int32_t *stored_index;
-    uint32_t *sort_key;
+    uint32_t *sort_key;                /* the parts' key: leading column items */
     uint32_t sort_key_count;
-    storage_partition_kind partition_kind;
-    uint32_t partition_column;
+    uint32_t *sort_order;              /* every ORDER BY item (table_options) */
+    uint32_t sort_order_count;
+    bool partitioned;
+    uint32_t partition_key;            /* catalog column, or column_count + key */
+    storage_key_expr **keys;           /* computed keys */
+    uint32_t key_count;
     catalog_table_paths paths;
     _Atomic bool dropped;
     bool altering;                     /* under storage.lock: acquire waits */
@@ -96,66 +92,71 @@ static int bind_stored(storage_table *st, mu_err *err) {
     return 0;
 }
 
-static int bind_sort_key(storage_table *st, mu_err *err) {
+/* Compiles `text` as computed key number st->key_count. */
+static int bind_computed_key(storage_table *st, const char *clause, const char *text,
+                             mu_err *err) {
     const catalog_table_def *def = &st->def->def;
-    st->sort_key = calloc(def->order_by_count + 1, sizeof(*st->sort_key));
-    if (st->sort_key == NULL) return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
-    for (uint32_t k = 0; k < def->order_by_count; k++) {
-        const char *text = def->order_by[k];
-        int column = find_column(st->def, text, strlen(text));
-        if (column < 0) {
-            bool plain = text[0] != 0;
-            for (const char *c = text; *c; c++)
-                if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                      (*c >= '0' && *c <= '9') || *c == '`'))
-                    plain = false;
-            if (plain)
-                return MU_ERR(err, MU_EUNKNOWN_IDENTIFIER,
-                              "table %s.%s: ORDER BY %s: no such column", def->database,
-                              def->name, text);
-            return MU_ERR(err, MU_ENOT_SUPPORTED,
-                          "table %s.%s: ORDER BY %s: only column names are supported yet",
-                          def->database, def->name, text);
-        }
-        st->sort_key[st->sort_key_count++] = (uint32_t)column; /* mapped by bind_stored */
+    const storage_key_compiler *kc = st->owner->opt.key_compiler;
+    if (kc == NULL) {
+        return MU_ERR(err, MU_ENOT_SUPPORTED,
+                      "table %s.%s: %s %s: only column names are supported without the SQL "
+                      "layer", def->database, def->name, clause, text);
     }
+    storage_key_expr **grown = realloc(st->keys, (st->key_count + 1) * sizeof(*grown));
+    if (grown == NULL) return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
+    st->keys = grown;
+    int rc = kc->compile(kc->ctx, clause, text, st->stored_count, st->stored_names,
+                         st->stored_types, &st->keys[st->key_count], err);
+    if (rc != 0) {
+        mu_err_prefix(err, "table %s.%s: %s %s", def->database, def->name, clause, text);
+        return rc;
+    }
+    st->key_count++;
     return 0;
 }
 
-/* Parses "", "col" or "fn(col)" for the functions the binding knows. */
-static int bind_partition(storage_table *st, mu_err *err) {
+/* A key item: a stored column's index, or stored_count + computed key. */
+static int bind_key_item(storage_table *st, const char *clause, const char *text,
+                         uint32_t *item_out, mu_err *err) {
+    int column = find_column(st->def, text, strlen(text));
+    if (column >= 0) {
+        *item_out = (uint32_t)st->stored_index[column];
+        return 0;
+    }
+    *item_out = st->stored_count + st->key_count;
+    return bind_computed_key(st, clause, text, err);
+}
+
+/* ORDER BY and PARTITION BY; after bind_stored (keys see stored columns). */
+static int bind_keys(storage_table *st, mu_err *err) {
     const catalog_table_def *def = &st->def->def;
-    const char *text = def->partition_by;
-    size_t n = strlen(text);
-    if (n == 0) return 0;
-    static const struct {
-        const char *name;
-        storage_partition_kind kind;
-    } functions[] = {{"toYYYYMM", STORAGE_PARTITION_YYYYMM},
-                     {"toYYYYMMDD", STORAGE_PARTITION_YYYYMMDD},
-                     {"toDate", STORAGE_PARTITION_DATE}};
-    int column = find_column(st->def, text, n);
-    storage_partition_kind kind = STORAGE_PARTITION_COLUMN;
-    for (size_t f = 0; f < MU_ARRAY_LEN(functions) && column < 0; f++) {
-        size_t fn = strlen(functions[f].name);
-        if (n > fn + 2 && memcmp(text, functions[f].name, fn) == 0 && text[fn] == '(' &&
-            text[n - 1] == ')') {
-            column = find_column(st->def, text + fn + 1, n - fn - 2);
-            kind = functions[f].kind;
-        }
+    st->sort_key = calloc(def->order_by_count + 1, sizeof(*st->sort_key));
+    st->sort_order = calloc(def->order_by_count + 1, sizeof(*st->sort_order));
+    if (st->sort_key == NULL || st->sort_order == NULL)
+        return MU_ERR(err, MU_ENOMEM, "cannot bind table %s", def->name);
+    int rc = 0;
+    bool computed_seen = false;
+    for (uint32_t k = 0; k < def->order_by_count && rc == 0; k++) {
+        uint32_t item;
+        rc = bind_key_item(st, "ORDER BY", def->order_by[k], &item, err);
+        if (rc != 0) break;
+        st->sort_order[st->sort_order_count++] = item;
+        computed_seen |= item >= st->stored_count;
+        if (!computed_seen) st->sort_key[st->sort_key_count++] = item;
     }
-    const ty_type *type = column >= 0 ? st->def->column_types[column] : NULL;
-    bool dated = type != NULL && (type->kind == TY_DATE || type->kind == TY_DATE32 ||
-                                  type->kind == TY_DATETIME);
-    if (column < 0 || (kind != STORAGE_PARTITION_COLUMN && !dated)) {
-        return MU_ERR(err, MU_ENOT_SUPPORTED,
-                      "table %s.%s: PARTITION BY %s is not supported yet; use a column or "
-                      "toYYYYMM / toYYYYMMDD / toDate of a Date, Date32 or DateTime column",
-                      def->database, def->name, text);
+    if (rc == 0 && def->partition_by[0] != '\0') {
+        st->partitioned = true;
+        rc = bind_key_item(st, "PARTITION BY", def->partition_by, &st->partition_key, err);
     }
-    st->partition_kind = kind;
-    st->partition_column = (uint32_t)column;
-    return 0;
+    return rc;
+}
+
+/* table_key_fn over the compiled expressions. */
+static int storage_key_eval(void *ctx, uint32_t key, const ty_column *const *columns,
+                            uint32_t rows, ty_column **out, mu_err *err) {
+    const storage_table *st = ctx;
+    MU_ASSERT(key < st->key_count);
+    return st->owner->opt.key_compiler->eval(st->keys[key], columns, rows, out, err);
 }
 
 static int bind_codecs(storage_table *st, mu_err *err) {
@@ -181,38 +182,6 @@ static int bind_codecs(storage_table *st, mu_err *err) {
     return 0;
 }
 
-/* Days since the epoch of a Date, Date32 or DateTime value (DateTime in its
- * time zone, as ClickHouse computes toYYYYMM). */
-static int64_t row_days(const ty_column *column, uint32_t row) {
-    const ty_type *type = column->type;
-    const uint8_t *values = ty_column_values(column);
-    if (type->kind == TY_DATE) return mu_load_u16le(values + (size_t)row * 2);
-    if (type->kind == TY_DATE32) return (int32_t)mu_load_u32le(values + (size_t)row * 4);
-    int64_t seconds = mu_load_u32le(values + (size_t)row * 4);
-    seconds += ty_tz_offset_at(ty_type_timezone(type), seconds);
-    return seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
-}
-
-static int storage_partition_of(void *ctx, const ty_column *const *columns, uint32_t row,
-                                mu_buf *out, mu_err *err) {
-    const storage_table *st = ctx;
-    const ty_column *column = columns[st->partition_column];
-    if (st->partition_kind == STORAGE_PARTITION_COLUMN) {
-        return ty_column_render_text(column, row, 0, out, err);
-    }
-    int64_t year;
-    unsigned month, day;
-    ty_civil_from_days(row_days(column, row), &year, &month, &day);
-    switch (st->partition_kind) {
-    case STORAGE_PARTITION_YYYYMM:
-        return mu_buf_printf(out, err, "%" PRId64 "%02u", year, month);
-    case STORAGE_PARTITION_YYYYMMDD:
-        return mu_buf_printf(out, err, "%" PRId64 "%02u%02u", year, month, day);
-    default:
-        return mu_buf_printf(out, err, "%04" PRId64 "-%02u-%02u", year, month, day);
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Open tables                                                         */
 /* ------------------------------------------------------------------ */
@@ -227,6 +196,9 @@ static void storage_table_free(storage_table *st) {
     free(st->stored_codecs);
     free(st->stored_index);
     free(st->sort_key);
+    free(st->sort_order);
+    for (uint32_t k = 0; k < st->key_count; k++) st->owner->opt.key_compiler->destroy(st->keys[k]);
+    free(st->keys);
     free(st);
 }
 
@@ -263,14 +235,9 @@ static int storage_table_open(storage *s, const catalog_table *def, storage_tabl
     st->owner = s;
     st->def = catalog_table_acquire(def);
     int rc = catalog_table_paths_format(s->parts_dir, s->wal_dir, &def->uuid, &st->paths, err);
-    if (rc == 0) rc = bind_sort_key(st, err);
-    if (rc == 0) rc = bind_partition(st, err);
     if (rc == 0) rc = bind_codecs(st, err);
     if (rc == 0) rc = bind_stored(st, err);
-    for (uint32_t k = 0; rc == 0 && k < st->sort_key_count; k++)
-        st->sort_key[k] = (uint32_t)st->stored_index[st->sort_key[k]];
-    if (rc == 0 && st->partition_kind != STORAGE_PARTITION_NONE)
-        st->partition_column = (uint32_t)st->stored_index[st->partition_column];
+    if (rc == 0) rc = bind_keys(st, err);
     char name[600];
     snprintf(name, sizeof(name), "%s.%s", def->def.database, def->def.name);
     table_options opt = {0};
@@ -284,9 +251,13 @@ static int storage_table_open(storage *s, const catalog_table *def, storage_tabl
     opt.column_codecs = st->stored_codecs;
     opt.sort_key = st->sort_key;
     opt.sort_key_count = st->sort_key_count;
-    opt.partition_fn = st->partition_kind == STORAGE_PARTITION_NONE ? NULL
-                                                                    : storage_partition_of;
-    opt.partition_ctx = st;
+    opt.sort_order = st->sort_order;
+    opt.sort_order_count = st->sort_order_count;
+    opt.partitioned = st->partitioned;
+    opt.partition_key = st->partition_key;
+    opt.computed_key_count = st->key_count;
+    opt.key_fn = storage_key_eval;
+    opt.key_ctx = st;
     opt.flush_rows = s->opt.flush_rows;
     opt.flush_interval_ms = s->opt.flush_interval_ms;
     opt.wal_segment_bytes = s->opt.wal_segment_bytes;

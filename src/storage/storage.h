@@ -4,10 +4,11 @@
  * and codecs, the sort key and the PARTITION BY function. At open it also
  * finishes purges of dropped tables that a crash interrupted.
  *
- * Until the SQL layer evaluates expressions, ORDER BY must name columns and
- * PARTITION BY may be empty, a column, or toYYYYMM / toYYYYMMDD / toDate of
- * a Date, Date32 or DateTime column; anything else is "not supported yet"
- * (MU_ENOT_SUPPORTED) at create time and at open.
+ * ORDER BY items and PARTITION BY may be expressions over the stored
+ * columns: the storage engine owns no expressions, so the layer that does
+ * (sql) compiles them through storage_options.key_compiler. Without a
+ * compiler only column names are accepted (MU_ENOT_SUPPORTED otherwise).
+ * The parts' sort key is the ORDER BY items before the first expression.
  */
 #ifndef MUSCLES_STORAGE_H
 #define MUSCLES_STORAGE_H
@@ -15,6 +16,27 @@
 #include "base/base.h"
 #include "storage/catalog.h"
 #include "storage/table.h"
+
+/* An expression of PARTITION BY or ORDER BY, compiled against a table's
+ * stored columns; opaque to the storage engine. */
+typedef struct storage_key_expr storage_key_expr;
+
+typedef struct storage_key_compiler {
+    /* Compiles `text` over the columns (names and types in schema order).
+     * `clause` is "PARTITION BY" or "ORDER BY", for messages. Fails with
+     * a clear error for an unknown column, a syntax error, an aggregate,
+     * a subquery or a function whose value is not determined by its
+     * arguments. */
+    int (*compile)(void *ctx, const char *clause, const char *text, uint32_t column_count,
+                   const char *const *names, const ty_type *const *types,
+                   storage_key_expr **out, mu_err *err);
+    /* A new column of the expression's value for the `rows` rows of
+     * `columns`. Safe to call from several threads. */
+    int (*eval)(storage_key_expr *expr, const ty_column *const *columns, uint32_t rows,
+                ty_column **out, mu_err *err);
+    void (*destroy)(storage_key_expr *expr); /* accepts NULL */
+    void *ctx;
+} storage_key_compiler;
 
 typedef struct storage_options {
     const char *data_dir;       /* catalog.json lives here */
@@ -24,6 +46,7 @@ typedef struct storage_options {
     uint64_t token_window;
     uint64_t flush_rows;        /* 0: table default */
     uint64_t flush_interval_ms;
+    const storage_key_compiler *key_compiler; /* NULL: keys must be column names */
 } storage_options;
 
 typedef struct storage storage;

@@ -136,6 +136,34 @@ static int table_append_durable(table *t, const ty_batch *batch, memtable_pendin
     return 0;
 }
 
+/* Evaluates every computed key over the batch's visible rows, so that a
+ * row the flusher could not place is refused before it is logged. */
+static int table_check_keys(const table *t, const ty_batch *rows, mu_err *err) {
+    if (t->computed_key_count == 0) return 0;
+    ty_column **gathered = NULL;
+    const ty_column *const *columns = (const ty_column *const *)rows->columns;
+    uint32_t count = ty_batch_visible_rows(rows);
+    int rc = 0;
+    if (rows->selection != NULL) {
+        gathered = calloc(t->column_count, sizeof(*gathered));
+        if (gathered == NULL) return MU_ERR(err, MU_ENOMEM, "cannot check keys of %s", t->name);
+        for (uint32_t c = 0; c < t->column_count && rc == 0; c++) {
+            rc = ty_column_create(t->column_types[c], t->tracker, &gathered[c], err);
+            if (rc == 0) rc = ty_column_append_gather(gathered[c], rows->columns[c],
+                                                      rows->selection, count, err);
+        }
+        columns = (const ty_column *const *)gathered;
+    }
+    for (uint32_t k = 0; k < t->computed_key_count && rc == 0; k++) {
+        ty_column *key = NULL;
+        rc = t->key_fn(t->key_ctx, k, columns, count, &key, err);
+        ty_column_destroy(key);
+    }
+    for (uint32_t c = 0; gathered != NULL && c < t->column_count; c++) ty_column_destroy(gathered[c]);
+    free(gathered);
+    return rc;
+}
+
 int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
                  table_append_result *result, mu_err *err) {
     MU_ASSERT(t != NULL);
@@ -156,6 +184,12 @@ int table_append(table *t, const ty_batch *batch, const void *token, size_t toke
             return rc;
         }
         rows = coerced;
+    }
+    rc = table_check_keys(t, rows, err);
+    if (rc != 0) {
+        mu_err_prefix(err, "insert into %s", t->name);
+        ty_batch_destroy(coerced);
+        return rc;
     }
     memtable_pending *pending = NULL;
     memtable_schema schema = {t->column_count, t->column_names, t->column_types};

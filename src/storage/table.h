@@ -26,11 +26,16 @@
 typedef struct table table;
 typedef struct table_version table_version;
 
-/* PARTITION BY, prepared by the layer that owns expressions: appends the
- * partition value of `row` as text (ClickHouse's rendering, e.g. "202401")
- * to value_out. Rows whose texts are equal share a partition. */
-typedef int (*table_partition_fn)(void *ctx, const ty_column *const *columns, uint32_t row,
-                                  mu_buf *value_out, mu_err *err);
+/* A computed key: the PARTITION BY expression, or an ORDER BY item that is
+ * an expression, evaluated by the layer that owns expressions (sql). It
+ * writes to *out a new column holding key `key`'s value for each of the
+ * `rows` rows of `columns` (the stored columns, in schema order). It must
+ * be deterministic and safe to call from several threads: table_append
+ * evaluates every computed key over a batch before logging it (a failure
+ * rejects the batch and nothing is written), the flusher again over the
+ * sealed memtable. */
+typedef int (*table_key_fn)(void *ctx, uint32_t key, const ty_column *const *columns,
+                            uint32_t rows, ty_column **out, mu_err *err);
 
 typedef struct table_options {
     const char *name;                  /* "database.table", for messages */
@@ -41,10 +46,22 @@ typedef struct table_options {
     const char *const *column_names;   /* borrowed; outlive the table */
     const ty_type *const *column_types;
     const part_codec_chain *const *column_codecs; /* NULL or NULL entries: LZ4 */
-    const uint32_t *sort_key;          /* ORDER BY column indexes (borrowed) */
+    /* The parts' sort key: column indexes (borrowed); the ORDER BY items
+     * before the first computed one. Parts record its ranges. */
+    const uint32_t *sort_key;
     uint32_t sort_key_count;
-    table_partition_fn partition_fn;   /* NULL: one partition ("all") */
-    void *partition_ctx;
+    /* The whole ORDER BY the flusher sorts by: an item below column_count
+     * is a column, item column_count + k is computed key k. NULL: sort_key. */
+    const uint32_t *sort_order;
+    uint32_t sort_order_count;
+    /* PARTITION BY: a column or computed key, numbered as in sort_order;
+     * without it one partition, "all". The partition value is the key's
+     * text (ClickHouse's rendering, e.g. "202401"). */
+    bool partitioned;
+    uint32_t partition_key;
+    uint32_t computed_key_count;
+    table_key_fn key_fn;               /* required when computed_key_count > 0 */
+    void *key_ctx;
     uint32_t index_granularity;        /* 0: 8192 */
     uint64_t flush_rows;               /* seal the memtable at this many rows (0: 1048576) */
     uint64_t flush_interval_ms;        /* ... or when its oldest row is this old (0: never) */

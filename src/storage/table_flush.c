@@ -26,7 +26,6 @@
 
 #define TABLE_FLUSHED_LSN_FILE "flushed_lsn"
 #define TABLE_PARTITION_ID_BYTES_MAX 64
-#define TABLE_FLUSH_PARTITIONS_MAX 1000u
 
 /* ------------------------------------------------------------------ */
 /* flushed_lsn: "muscles-flushed-lsn 1 <lsn> <crc32c of the first part>\n" */
@@ -165,56 +164,114 @@ typedef struct flush_partitions {
     uint32_t count;
     mu_buf *values;          /* count values (text) */
     uint32_t *row_partition; /* row -> index into values */
+    uint32_t *slots;         /* open addressing: index + 1, 0 = empty */
+    uint32_t slot_count;     /* a power of two, at least twice count */
 } flush_partitions;
 
 static void flush_partitions_deinit(flush_partitions *p) {
     for (uint32_t i = 0; i < p->count; i++) mu_buf_deinit(&p->values[i]);
     free(p->values);
     free(p->row_partition);
+    free(p->slots);
     memset(p, 0, sizeof(*p));
 }
 
-/* Finds or adds the partition of value; linear over distinct values, which
- * stay few per flush (a part per partition per flush is the design). */
+static uint32_t flush_partition_slot(const flush_partitions *p, const void *data, size_t bytes) {
+    uint32_t mask = p->slot_count - 1, slot = (uint32_t)mu_hash64(data, bytes) & mask;
+    for (;;) {
+        uint32_t at = p->slots[slot];
+        if (at == 0) return slot;
+        const mu_buf *v = &p->values[at - 1];
+        if (v->length_bytes == bytes && memcmp(v->data, data, bytes) == 0) return slot;
+        slot = (slot + 1) & mask;
+    }
+}
+
+static int flush_partitions_grow(flush_partitions *p, mu_err *err) {
+    uint32_t slot_count = p->slot_count ? p->slot_count * 2 : 64;
+    uint32_t *slots = calloc(slot_count, sizeof(*slots));
+    mu_buf *values = realloc(p->values, (size_t)slot_count / 2 * sizeof(*values));
+    if (slots == NULL || values == NULL) {
+        free(slots);
+        if (values != NULL) p->values = values;
+        return MU_ERR(err, MU_ENOMEM, "cannot allocate partitions");
+    }
+    free(p->slots);
+    p->values = values;
+    p->slots = slots;
+    p->slot_count = slot_count;
+    for (uint32_t i = 0; i < p->count; i++)
+        p->slots[flush_partition_slot(p, p->values[i].data, p->values[i].length_bytes)] = i + 1;
+    return 0;
+}
+
+/* Finds or adds the partition of value. Any number of partitions is
+ * accepted: refusing here would keep acknowledged rows out of parts. */
 static int flush_partition_index(flush_partitions *p, const mu_buf *value, uint32_t *index_out,
                                  mu_err *err) {
-    for (uint32_t i = 0; i < p->count; i++) {
-        if (p->values[i].length_bytes == value->length_bytes &&
-            memcmp(p->values[i].data, value->data, value->length_bytes) == 0) {
-            *index_out = i;
-            return 0;
-        }
+    if ((p->count + 1) * 2 > p->slot_count) {
+        int rc = flush_partitions_grow(p, err);
+        if (rc != 0) return rc;
     }
-    if (p->count >= TABLE_FLUSH_PARTITIONS_MAX) {
-        return MU_ERR(err, MU_ETOO_LARGE, "one flush touches more than %u partitions; "
-                      "PARTITION BY should make few partitions", TABLE_FLUSH_PARTITIONS_MAX);
+    uint32_t slot = flush_partition_slot(p, value->data, value->length_bytes);
+    if (p->slots[slot] != 0) {
+        *index_out = p->slots[slot] - 1;
+        return 0;
     }
-    mu_buf *grown = realloc(p->values, (p->count + 1) * sizeof(*grown));
-    if (grown == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate a partition");
-    p->values = grown;
     mu_buf_init(&p->values[p->count], 0);
     int rc = mu_buf_append(&p->values[p->count], value->data, value->length_bytes, err);
-    if (rc != 0) return rc;
+    if (rc != 0) {
+        mu_buf_deinit(&p->values[p->count]);
+        return rc;
+    }
+    p->slots[slot] = p->count + 1;
     *index_out = p->count++;
     return 0;
 }
 
-static int flush_partitions_compute(table *t, const flush_rows *r, flush_partitions *p,
-                                    mu_err *err) {
+/* The computed keys the flush needs (the partition and ORDER BY
+ * expressions) over the rows: keys[k] for computed key k, or NULL. */
+static int flush_keys_compute(const table *t, const flush_rows *r, ty_column **keys,
+                              mu_err *err) {
+    int rc = 0;
+    for (uint32_t i = 0; i <= t->sort_order_count && rc == 0; i++) {
+        uint32_t item = i < t->sort_order_count ? t->sort_order[i]
+                        : t->partitioned        ? t->partition_key
+                                                : 0;
+        if (item < t->column_count || keys[item - t->column_count] != NULL) continue;
+        uint32_t k = item - t->column_count;
+        rc = t->key_fn(t->key_ctx, k, (const ty_column *const *)r->columns, r->row_count, &keys[k],
+                       err);
+        if (rc == 0 && ty_column_row_count(keys[k]) != r->row_count) {
+            rc = MU_ERR(err, MU_EINTERNAL, "table %s: computed key %u gave %u rows of %u", t->name,
+                        k, ty_column_row_count(keys[k]), r->row_count);
+        }
+    }
+    return rc;
+}
+
+/* The column of sort item or partition key `item`. */
+static const ty_column *flush_key_column(const table *t, const flush_rows *r,
+                                         ty_column *const *keys, uint32_t item) {
+    return item < t->column_count ? r->columns[item] : keys[item - t->column_count];
+}
+
+static int flush_partitions_compute(table *t, const flush_rows *r, ty_column *const *keys,
+                                    flush_partitions *p, mu_err *err) {
     p->row_partition = calloc(r->row_count + 1, sizeof(*p->row_partition));
     if (p->row_partition == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate partitions");
     mu_buf value;
     mu_buf_init(&value, 1u << 20);
     int rc = 0;
-    if (t->partition_fn == NULL) {
+    if (!t->partitioned) {
         rc = mu_buf_append_str(&value, "all", err);
         uint32_t index = 0;
         if (rc == 0) rc = flush_partition_index(p, &value, &index, err);
     }
-    for (uint32_t row = 0; row < r->row_count && rc == 0 && t->partition_fn != NULL; row++) {
+    const ty_column *key = t->partitioned ? flush_key_column(t, r, keys, t->partition_key) : NULL;
+    for (uint32_t row = 0; row < r->row_count && rc == 0 && key != NULL; row++) {
         mu_buf_clear(&value);
-        rc = t->partition_fn(t->partition_ctx, (const ty_column *const *)r->columns, row, &value,
-                             err);
+        rc = ty_column_render_text(key, row, 0, &value, err);
         if (rc == 0) rc = flush_partition_index(p, &value, &p->row_partition[row], err);
     }
     mu_buf_deinit(&value);
@@ -322,11 +379,21 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
     uint32_t *scratch = malloc((r->row_count + 1) * sizeof(*scratch));
     ty_column **columns = calloc(t->column_count, sizeof(*columns));
     table_part_ref **refs = NULL;
-    int rc = perm && scratch && columns ? 0 : MU_ERR(err, MU_ENOMEM, "cannot allocate a flush");
-    if (rc == 0) rc = flush_partitions_compute(t, r, &parts, err);
+    ty_column **keys = calloc(t->computed_key_count + 1, sizeof(*keys));
+    const ty_column **sort_columns = calloc(t->sort_order_count + 1, sizeof(*sort_columns));
+    uint32_t *sort_items = calloc(t->sort_order_count + 1, sizeof(*sort_items));
+    int rc = perm && scratch && columns && keys && sort_columns && sort_items
+                 ? 0
+                 : MU_ERR(err, MU_ENOMEM, "cannot allocate a flush");
+    if (rc == 0) rc = flush_keys_compute(t, r, keys, err);
+    if (rc == 0) rc = flush_partitions_compute(t, r, keys, &parts, err);
+    for (uint32_t i = 0; rc == 0 && i < t->sort_order_count; i++) {
+        sort_columns[i] = flush_key_column(t, r, keys, t->sort_order[i]);
+        sort_items[i] = i;
+    }
     if (rc == 0) {
-        rc = part_sort_permutation((const ty_column *const *)r->columns, t->sort_key,
-                                   t->sort_key_count, r->row_count, perm, err);
+        rc = part_sort_permutation(sort_columns, sort_items, t->sort_order_count, r->row_count,
+                                   perm, err);
     }
     if (rc == 0 && (refs = calloc(parts.count + 1, sizeof(*refs))) == NULL) {
         rc = MU_ERR(err, MU_ENOMEM, "cannot allocate a flush");
@@ -351,6 +418,10 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
         refs = NULL;
     }
     flush_partitions_deinit(&parts);
+    for (uint32_t k = 0; keys != NULL && k < t->computed_key_count; k++) ty_column_destroy(keys[k]);
+    free(keys);
+    free(sort_columns);
+    free(sort_items);
     free(columns);
     free(scratch);
     free(perm);

@@ -45,8 +45,13 @@ struct table {
     const part_codec_chain *const *column_codecs; /* NULL entries: LZ4 */
     uint32_t sort_key_count;
     uint32_t *sort_key;           /* column indexes */
-    table_partition_fn partition_fn;
-    void *partition_ctx;
+    uint32_t sort_order_count;
+    uint32_t *sort_order;         /* columns and computed keys (table_options) */
+    bool partitioned;
+    uint32_t partition_key;
+    uint32_t computed_key_count;
+    table_key_fn key_fn;
+    void *key_ctx;
     uint32_t index_granularity;
     uint64_t flush_rows;
     uint64_t flush_interval_ms;

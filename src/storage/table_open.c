@@ -203,12 +203,31 @@ static int table_open_copy_options(table *t, const table_options *opt, mu_err *e
         t->sort_key[i] = opt->sort_key[i];
     }
     t->sort_key_count = opt->sort_key_count;
+    uint32_t limit = opt->column_count + opt->computed_key_count;
+    const uint32_t *order = opt->sort_order ? opt->sort_order : opt->sort_key;
+    t->sort_order_count = opt->sort_order ? opt->sort_order_count : opt->sort_key_count;
+    t->sort_order = calloc(t->sort_order_count + 1, sizeof(*t->sort_order));
+    if (t->sort_order == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
+    for (uint32_t i = 0; i < t->sort_order_count; i++) {
+        if (order[i] >= limit) {
+            return MU_ERR(err, MU_EINVAL, "table %s: sort item %u of %u columns and keys",
+                          opt->name, order[i], limit);
+        }
+        t->sort_order[i] = order[i];
+    }
+    if ((opt->partitioned && opt->partition_key >= limit) ||
+        (opt->computed_key_count > 0 && opt->key_fn == NULL)) {
+        return MU_ERR(err, MU_EINVAL, "table %s: bad partition or computed key", opt->name);
+    }
+    t->partitioned = opt->partitioned;
+    t->partition_key = opt->partition_key;
+    t->computed_key_count = opt->computed_key_count;
+    t->key_fn = opt->key_fn;
+    t->key_ctx = opt->key_ctx;
     t->column_count = opt->column_count;
     t->column_names = opt->column_names;
     t->column_types = opt->column_types;
     t->column_codecs = opt->column_codecs;
-    t->partition_fn = opt->partition_fn;
-    t->partition_ctx = opt->partition_ctx;
     t->index_granularity = opt->index_granularity ? opt->index_granularity : 8192;
     t->flush_rows = opt->flush_rows ? opt->flush_rows : 1048576;
     t->flush_interval_ms = opt->flush_interval_ms;
@@ -261,6 +280,7 @@ void table_close(table *t) {
     pthread_mutex_destroy(&t->active_lock);
     pthread_mutex_destroy(&t->version_lock);
     free(t->sort_key);
+    free(t->sort_order);
     free(t->parts_dir);
     free(t->name);
     free(t);

@@ -52,11 +52,19 @@ static uint64_t driver_flush_interval_ms = 50;
 static unsigned driver_thread_base = 0;
 
 /* PARTITION BY batch_id % 3: each flush writes up to three parts. */
-static int partition_of(void *ctx, const ty_column *const *columns, uint32_t row, mu_buf *out,
-                        mu_err *err) {
+/* Computed key 0, the partition: "p<id % 3>". */
+static int partition_of(void *ctx, uint32_t key, const ty_column *const *columns, uint32_t rows,
+                        ty_column **out, mu_err *err) {
     (void)ctx;
+    (void)key;
     const uint64_t *ids = (const uint64_t *)(const void *)ty_column_values(columns[0]);
-    return mu_buf_printf(out, err, "p%llu", (unsigned long long)(ids[row] % 3));
+    int rc = ty_column_create(ty_type_builtin(TY_STRING), NULL, out, err);
+    for (uint32_t row = 0; row < rows && rc == 0; row++) {
+        char text[32];
+        int n = snprintf(text, sizeof(text), "p%llu", (unsigned long long)(ids[row] % 3));
+        rc = ty_column_append_bytes(*out, text, (size_t)n, err);
+    }
+    return rc;
 }
 
 static void open_table(const char *dir, table **out) {
@@ -76,7 +84,10 @@ static void open_table(const char *dir, table **out) {
     opt.parts_dir = parts_dir;
     opt.sort_key = sort_key;
     opt.sort_key_count = 2;
-    opt.partition_fn = partition_of;
+    opt.partitioned = true;
+    opt.partition_key = 4; /* computed key 0 */
+    opt.computed_key_count = 1;
+    opt.key_fn = partition_of;
     opt.index_granularity = 256;
     opt.flush_rows = driver_flush_rows;
     opt.flush_interval_ms = driver_flush_interval_ms;

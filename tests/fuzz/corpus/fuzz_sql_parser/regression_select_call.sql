@@ -1,0 +1,1 @@
+SELECT a IN (1, 2, 3), a NOT IN (1), T IN SELECT (1),NUb L
