@@ -16,7 +16,8 @@
 #include "types/types.h"
 
 /* ------------------------------------------------------------------ */
-/* Format summary (version 1, all integers little-endian)
+/* Format summary (version 2, all integers little-endian; readers also
+ * take version 1, whose String is two streams: lengths, then bytes)
  *
  * Directory <partition_id>_<lsn_min>_<lsn_max>_<level>/ holding:
  *   <col>.bin   per column: for each granule of up to index_granularity
@@ -24,7 +25,9 @@
  *               type, back to back. Streams (pre-order over the type):
  *                 Nullable(T)        validity bitmap, then T's streams
  *                 fixed width, FixedString   values
- *                 String             lengths, bytes
+ *                 String             one stream: per row LEB128
+ *                                    length + bytes (version 1: lengths,
+ *                                    bytes)
  *                 Array(E)           lengths, then E's over the elements
  *                 Map(K, V)          lengths, K's streams, V's streams
  *                 LowCardinality(T)  [validity], the granule's dictionary
@@ -54,7 +57,10 @@
  */
 /* ------------------------------------------------------------------ */
 
-#define PART_FORMAT_VERSION 1
+/* Written by this build; every file of a part (manifest, marks, minmax)
+ * carries the part's version. Readers take MIN..VERSION. */
+#define PART_FORMAT_VERSION 2
+#define PART_FORMAT_VERSION_MIN 1
 #define PART_INDEX_GRANULARITY_DEFAULT 8192u
 #define PART_INDEX_GRANULARITY_MAX (1u << 20)
 #define PART_COLUMNS_MAX 4096u

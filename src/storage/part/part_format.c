@@ -510,7 +510,7 @@ static int format_get_files(format_reader *r, mu_arena *arena, part__manifest *m
     return rc;
 }
 
-static int format_get_envelope(format_reader *r, size_t *body_bytes) {
+static int format_get_envelope(format_reader *r, size_t *body_bytes, uint16_t *version_out) {
     if (r->n < PART__MANIFEST_HEADER_BYTES + 4) return format_corrupt(r, "truncated file");
     uint32_t stored = mu_load_u32le(r->p + r->n - 4);
     if (mu_crc32c(0, r->p, r->n - 4) != stored) {
@@ -519,7 +519,8 @@ static int format_get_envelope(format_reader *r, size_t *body_bytes) {
     }
     if (memcmp(r->p, PART__MANIFEST_MAGIC, 4) != 0) return format_corrupt(r, "bad magic");
     r->pos = 4;
-    if (mu_load_u16le(r->p + 4) != PART_FORMAT_VERSION)
+    *version_out = mu_load_u16le(r->p + 4);
+    if (*version_out < PART_FORMAT_VERSION_MIN || *version_out > PART_FORMAT_VERSION)
         return format_corrupt(r, "unknown format version");
     r->pos = 6;
     if (mu_load_u16le(r->p + 6) != 0) return format_corrupt(r, "unknown flags");
@@ -539,7 +540,7 @@ int part__manifest_decode(const uint8_t *bytes, size_t length_bytes, mu_arena *a
     memset(m, 0, sizeof(*m));
     format_reader r = {.p = bytes, .n = length_bytes, .file = PART_MANIFEST_FILE, .err = err};
     size_t body = 0;
-    int rc = format_get_envelope(&r, &body);
+    int rc = format_get_envelope(&r, &body, &m->format_version);
     if (rc == 0) rc = format_get_head(&r, arena, m);
     if (rc == 0) rc = format_get_columns(&r, arena, m);
     if (rc == 0) rc = format_get_key(&r, arena, m);
@@ -554,10 +555,11 @@ int part__manifest_decode(const uint8_t *bytes, size_t length_bytes, mu_arena *a
 /* Marks                                                               */
 /* ------------------------------------------------------------------ */
 
-void part__marks_header(uint8_t out[PART__MARKS_HEADER_BYTES], uint32_t granule_count,
+void part__marks_header(uint8_t out[PART__MARKS_HEADER_BYTES], uint16_t format_version,
+                        uint32_t granule_count,
                         uint32_t column_count, uint32_t key_count, uint64_t row_count) {
     memcpy(out, PART__MARKS_MAGIC, 4);
-    mu_store_u16le(out + 4, PART_FORMAT_VERSION);
+    mu_store_u16le(out + 4, format_version);
     mu_store_u16le(out + 6, 0);
     mu_store_u32le(out + 8, granule_count);
     mu_store_u32le(out + 12, column_count);
@@ -575,7 +577,7 @@ static int format_marks_header(format_reader *r, const part__manifest *m) {
     }
     r->n -= 4;
     uint8_t expected[PART__MARKS_HEADER_BYTES];
-    part__marks_header(expected, m->granule_count, m->column_count, m->key_count, m->row_count);
+    part__marks_header(expected, m->format_version, m->granule_count, m->column_count, m->key_count, m->row_count);
     for (r->pos = 0; r->pos < PART__MARKS_HEADER_BYTES; r->pos++) {
         if (r->p[r->pos] != expected[r->pos])
             return format_corrupt(r, "header does not match the manifest");

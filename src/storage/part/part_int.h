@@ -48,6 +48,7 @@ typedef struct part__file {
 /* Everything the manifest holds. Decoded manifests point into the
  * manifest bytes and into the part's arena. */
 typedef struct part__manifest {
+    uint16_t format_version;  /* PART_FORMAT_VERSION_MIN..PART_FORMAT_VERSION */
     uint8_t table_uuid[16];
     const char *partition_id;
     const char *partition_value;
@@ -108,7 +109,8 @@ typedef struct part__marks {
 } part__marks;
 
 /* Writes the 32-byte marks header. */
-void part__marks_header(uint8_t out[PART__MARKS_HEADER_BYTES], uint32_t granule_count,
+void part__marks_header(uint8_t out[PART__MARKS_HEADER_BYTES], uint16_t format_version,
+                        uint32_t granule_count,
                         uint32_t column_count, uint32_t key_count, uint64_t row_count);
 /* Decodes the marks file (checksum first) against the manifest's counts;
  * arrays in arena, keys point into bytes. */
@@ -165,6 +167,8 @@ typedef struct part__decoder {
     mu_buf *streams;
     uint32_t stream_capacity;
     ty_column **dictionaries; /* [stream index], created on first use */
+    uint16_t format_version;  /* of the part (PART_FORMAT_VERSION after init) */
+    mu_buf scratch;           /* lengths of interleaved strings */
 } part__decoder;
 
 void part__decoder_init(part__decoder *d);

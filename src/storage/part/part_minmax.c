@@ -126,7 +126,7 @@ static int minmax_read(const part *p, const part__file *listed, mu_buf *bytes, m
             mu_load_u32le(bytes->data + bytes->length_bytes - 4))
         return MU_CORRUPT(err, "truncated or checksum mismatch");
     if (memcmp(bytes->data, PART__MINMAX_MAGIC, 4) != 0 ||
-        mu_load_u16le(bytes->data + 4) != PART_FORMAT_VERSION ||
+        mu_load_u16le(bytes->data + 4) != p->manifest.format_version ||
         mu_load_u16le(bytes->data + 6) != 0 ||
         mu_load_u32le(bytes->data + 8) != p->manifest.granule_count)
         return MU_CORRUPT(err, "bad header");

@@ -353,6 +353,7 @@ static int reader_granule(reader_scan *s, uint32_t g, ty_column *out, mu_err *er
         return MU_ERR(err, MU_ECHECKSUM, "table %s part %s column %.100s granule %u: checksum "
                       "mismatch in %s.bin at offset %llu", p->table_name, p->info.name,
                       column->name, g, column->file_stem, (unsigned long long)mark->offset);
+    s->decoder.format_version = p->manifest.format_version;
     if (rc == 0)
         rc = part__granule_decode(&s->decoder, s->raw.data, mark->size_bytes,
                                   p->marks.granule_rows[g], out, err);

@@ -95,6 +95,33 @@ static int stream_put_lengths(part__encoder *e, const ty_column *c, uint32_t fro
     return stream_put(e, aux, dst, (size_t)count * width, out, err);
 }
 
+/* String rows [from, from + count) as one stream of LEB128 length +
+ * bytes per row (ClickHouse's layout): a compressor's matches then cover
+ * a repeated value's length too, where a separate lengths stream costs
+ * about a byte per row even for repeated values. */
+static int stream_put_strings(part__encoder *e, const ty_column *c, const part_codec_chain *chain,
+                              uint32_t from, uint32_t count, mu_buf *out, mu_err *err) {
+    const uint32_t *offsets = ty_column_offsets(c);
+    const uint8_t *values = stream_at(ty_column_values(c), 0);
+    size_t total = offsets[from + count] - offsets[from];
+    mu_buf_clear(&e->bytes);
+    int rc = mu_buf_reserve(&e->bytes, total + (size_t)count * 5, err);
+    if (rc != 0) return rc;
+    uint8_t *dst = e->bytes.data;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t start = offsets[from + i], length = offsets[from + i + 1] - start;
+        uint32_t v = length;
+        while (v >= 0x80) {
+            *dst++ = (uint8_t)(v | 0x80);
+            v >>= 7;
+        }
+        *dst++ = (uint8_t)v;
+        memcpy(dst, values + start, length);
+        dst += length;
+    }
+    return stream_put(e, chain, e->bytes.data, (size_t)(dst - e->bytes.data), out, err);
+}
+
 /* ------------------------------------------------------------------ */
 /* LowCardinality: a dictionary of the values the granule uses          */
 /* ------------------------------------------------------------------ */
@@ -206,12 +233,8 @@ static int stream_encode(part__encoder *e, const ty_column *c, const part_codec_
     switch (v->kind) {
     case TY_LOW_CARDINALITY:
         return stream_put_lc(e, c, chain, aux, from, count, out, err);
-    case TY_STRING: {
-        uint32_t start = stream_offset(c, from), end = stream_offset(c, from + count);
-        rc = stream_put_lengths(e, c, from, count, aux, out, err);
-        return rc ? rc : stream_put(e, chain, stream_at(ty_column_values(c), start),
-                                    end - start, out, err);
-    }
+    case TY_STRING:
+        return stream_put_strings(e, c, chain, from, count, out, err);
     case TY_ARRAY:
     case TY_MAP: {
         uint32_t start = stream_offset(c, from), end = stream_offset(c, from + count);
@@ -246,9 +269,12 @@ int part__granule_encode(part__encoder *e, const ty_column *c, const part_codec_
 
 void part__decoder_init(part__decoder *d) {
     memset(d, 0, sizeof(*d));
+    d->format_version = PART_FORMAT_VERSION;
+    mu_buf_init(&d->scratch, 0);
 }
 
 void part__decoder_deinit(part__decoder *d) {
+    mu_buf_deinit(&d->scratch);
     for (uint32_t i = 0; i < d->stream_capacity; i++) {
         mu_buf_deinit(&d->streams[i]);
         ty_column_destroy(d->dictionaries[i]);
@@ -354,8 +380,45 @@ static int decoder_validity(part__decoder *d, uint32_t rows, const uint8_t **bit
     return rc;
 }
 
+/* Format 2: one stream of LEB128 length + bytes per row. The bytes are
+ * compacted in place (the write position never passes the read one) and
+ * the lengths gathered in scratch, for the bulk append. */
+static int decoder_strings_interleaved(part__decoder *d, ty_column *c, uint32_t rows,
+                                       const uint8_t *validity, mu_err *err) {
+    const uint8_t *data = NULL;
+    size_t bytes = 0;
+    int rc = decoder_next(d, rows, UINT32_MAX, &data, &bytes, err);
+    if (rc != 0) return rc;
+    mu_buf_clear(&d->scratch);
+    rc = mu_buf_reserve(&d->scratch, (size_t)rows * 4 + 4, err);
+    if (rc != 0) return rc;
+    uint8_t *base = d->streams[d->stream_index - 1].data, *lengths = d->scratch.data;
+    size_t at = 0, put = 0;
+    for (uint32_t i = 0; i < rows; i++) {
+        uint64_t length = 0;
+        unsigned shift = 0;
+        for (;;) {
+            if (at == bytes || shift > 28)
+                return decoder_corrupt(d, err, "string length at byte", at, bytes);
+            uint8_t b = base[at++];
+            length |= (uint64_t)(b & 0x7F) << shift;
+            shift += 7;
+            if (!(b & 0x80)) break;
+        }
+        if (length > bytes - at) return decoder_corrupt(d, err, "string length", length, bytes - at);
+        memmove(base + put, base + at, (size_t)length);
+        put += (size_t)length;
+        at += (size_t)length;
+        mu_store_u32le(lengths + (size_t)i * 4, (uint32_t)length);
+    }
+    if (at != bytes) return decoder_corrupt(d, err, "bytes after the last string", bytes - at, 0);
+    return ty_column_append_strings_raw(c, lengths, put > 0 ? base : stream_empty, put, rows,
+                                        validity, err);
+}
+
 static int decoder_strings(part__decoder *d, ty_column *c, uint32_t rows, const uint8_t *validity,
                            mu_err *err) {
+    if (d->format_version >= 2) return decoder_strings_interleaved(d, c, rows, validity, err);
     const uint8_t *lengths = NULL, *bytes = NULL;
     size_t total_bytes = 0;
     int rc = decoder_lengths(d, rows, &lengths, err);

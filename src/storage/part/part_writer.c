@@ -449,7 +449,7 @@ static int writer_write_minmax(part_writer *w, part__file *files, uint32_t *file
 
 static int writer_write_marks(part_writer *w, part__file *file, mu_err *err) {
     uint8_t header[PART__MARKS_HEADER_BYTES];
-    part__marks_header(header, w->granule_count, w->column_count, w->key_count, w->row_count);
+    part__marks_header(header, PART_FORMAT_VERSION, w->granule_count, w->column_count, w->key_count, w->row_count);
     mu_buf bytes;
     mu_buf_init(&bytes, PART_MARKS_BYTES_MAX);
     char path[IO_PATH_MAX_BYTES];

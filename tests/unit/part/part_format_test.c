@@ -82,7 +82,8 @@ static part__manifest sample_manifest(void) {
     for (int i = 0; i < 3; i++)
         part_column_file_stem(sample_columns[i].name, strlen(sample_columns[i].name),
                               sample_columns[i].file_stem);
-    part__manifest m = {.partition_id = "p_1", .partition_value = "x'y", .lsn_min = 7,
+    part__manifest m = {.format_version = PART_FORMAT_VERSION, .partition_id = "p_1",
+                        .partition_value = "x'y", .lsn_min = 7,
                         .lsn_max = 9, .level = 3, .row_count = 100, .granule_count = 2,
                         .index_granularity = 64, .has_ttl = true, .ttl_min = 1, .ttl_max = 2,
                         .column_count = 3, .columns = sample_columns, .key_count = 2,
@@ -248,10 +249,17 @@ static void test_manifest_bad_fields(void **state) {
     fix_crc(&b);
     assert_int_equal(decode(&b, &out), MU_ECORRUPT);
     b.data[8]--;
-    b.data[4] = 2;
+    b.data[4] = PART_FORMAT_VERSION + 1;
     fix_crc(&b);
     assert_int_equal(decode(&b, &out), MU_ECORRUPT);
-    b.data[4] = 1;
+    b.data[4] = 0;
+    fix_crc(&b);
+    assert_int_equal(decode(&b, &out), MU_ECORRUPT);
+    b.data[4] = PART_FORMAT_VERSION_MIN; /* an older version is read */
+    fix_crc(&b);
+    assert_int_equal(decode(&b, &out), 0);
+    assert_int_equal(out.format_version, PART_FORMAT_VERSION_MIN);
+    b.data[4] = PART_FORMAT_VERSION;
     b.data[6] = 1;
     fix_crc(&b);
     assert_int_equal(decode(&b, &out), MU_ECORRUPT);
@@ -266,7 +274,7 @@ static void test_manifest_bad_fields(void **state) {
 static void build_marks(mu_buf *b, const uint32_t rows[2], const uint64_t offsets[2]) {
     part__manifest m = sample_manifest();
     uint8_t header[PART__MARKS_HEADER_BYTES];
-    part__marks_header(header, 2, 3, m.key_count, 100);
+    part__marks_header(header, PART_FORMAT_VERSION, 2, 3, m.key_count, 100);
     mu_buf_init(b, 0);
     mu_buf_append(b, header, sizeof(header), NULL);
     for (int g = 0; g < 2; g++) {

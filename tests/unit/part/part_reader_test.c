@@ -6,7 +6,9 @@
  * with MU_ECORRUPT naming the file; missing, truncated, grown, unlisted and
  * wrongly named files are refused; part_verify_files finds damage open
  * does not look for; bad read requests are refused leaving the output
- * untouched; and concurrent readers of one part agree.
+ * untouched; concurrent readers of one part agree; and a part written by
+ * an earlier build in format 1 (String as a lengths and a bytes stream,
+ * tests/unit/part/fixtures/format1) still reads back its values.
  */
 #include "part_test_util.h"
 
@@ -288,6 +290,56 @@ static void test_concurrent_readers(void **state) {
     part_close(p);
 }
 
+/* The fixture: id UInt32, s String, n Nullable(String), a Array(String),
+ * lc LowCardinality(String), m Map(String, String); 3 rows, written by
+ * muscles 0.1.0 in format 1. Each value is compared as text. */
+static void test_reads_format_1_part(void **state) {
+    (void)state;
+    static const char *const expected[][6] = {
+        {"1", "", "NULL", "[]", "x", "{}"},
+        {"2", "hello", "world", "['a','bc','']", "y", "{'k':'v'}"},
+        {"3", NULL, "", "['long']", "x", "{'a':'','':'b'}"},
+    };
+    static const char *const names[] = {"id", "s", "n", "a", "lc", "m"};
+    part *p = NULL;
+    mu_err err;
+    pt_check(part_open(&p, MUSCLES_PART_FIXTURES "/format1/all_1_1_0", "default.v1", &err), &err,
+             "open format 1");
+    assert_int_equal(part_get_info(p)->row_count, 3);
+    mu_buf text;
+    mu_buf_init(&text, 0);
+    for (uint32_t c = 0; c < 6; c++) {
+        uint32_t index;
+        assert_true(part_column_find(p, names[c], &index));
+        ty_column *values = NULL;
+        pt_check(ty_column_create(part_column_type(p, index), NULL, &values, &err), &err, "column");
+        pt_check(part_read(p, index, 0, 1, values, &err), &err, names[c]);
+        assert_int_equal(ty_column_row_count(values), 3);
+        for (uint32_t row = 0; row < 3; row++) {
+            mu_buf_clear(&text);
+            if (ty_column_is_null(values, row)) {
+                pt_check(mu_buf_append_str(&text, "NULL", &err), &err, "text");
+            } else {
+                pt_check(ty_column_render_text(values, row, 0, &text, &err), &err, "render");
+            }
+            if (expected[row][c] == NULL) { /* repeat('z', 300) */
+                assert_int_equal(text.length_bytes, 300);
+                assert_int_equal(text.data[0], 'z');
+                assert_int_equal(text.data[299], 'z');
+                continue;
+            }
+            if (text.length_bytes != strlen(expected[row][c]) ||
+                memcmp(text.data, expected[row][c], text.length_bytes) != 0)
+                fail_msg("column %s row %u: '%.*s', expected '%s'", names[c], row,
+                         (int)text.length_bytes, (const char *)text.data, expected[row][c]);
+        }
+        ty_column_destroy(values);
+    }
+    mu_buf_deinit(&text);
+    pt_check(part_verify_files(p, &err), &err, "verify");
+    part_close(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_flipped_block_byte, reader_setup, reader_teardown),
@@ -302,6 +354,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_verify_files, reader_setup, reader_teardown),
         cmocka_unit_test_setup_teardown(test_bad_read_requests, reader_setup, reader_teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_readers, reader_setup, reader_teardown),
+        cmocka_unit_test(test_reads_format_1_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

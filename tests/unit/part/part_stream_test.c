@@ -32,9 +32,11 @@ static void encode_range(const ty_column *c, uint32_t from, uint32_t count, mu_b
     part__encoder_deinit(&e);
 }
 
-static int decode_into(ty_column *out, const mu_buf *b, uint32_t rows) {
+/* Decodes as a part of format `version` would be read. */
+static int decode_version(ty_column *out, const mu_buf *b, uint32_t rows, uint16_t version) {
     part__decoder d;
     part__decoder_init(&d);
+    d.format_version = version;
     mu_err err;
     mu_err_clear(&err);
     uint32_t before = ty_column_row_count(out);
@@ -45,6 +47,10 @@ static int decode_into(ty_column *out, const mu_buf *b, uint32_t rows) {
     }
     part__decoder_deinit(&d);
     return rc;
+}
+
+static int decode_into(ty_column *out, const mu_buf *b, uint32_t rows) {
+    return decode_version(out, b, rows, PART_FORMAT_VERSION);
 }
 
 /* Number of blocks and the raw size of block `index`. */
@@ -95,6 +101,8 @@ static void test_round_trip_from_offsets(void **state) {
     }
 }
 
+static void build(mu_buf *b, int count, ...);
+
 static void test_stream_layout(void **state) {
     (void)state;
     mu_buf b;
@@ -102,36 +110,57 @@ static void test_stream_layout(void **state) {
     ty_column *s = pt_random_column("Nullable(String)", 100);
     mu_buf_init(&b, 0);
     encode_range(s, 0, 100, &b, &lz4);
-    assert_int_equal(block_count(&b, 0, &raw), 3); /* validity, lengths, bytes */
+    assert_int_equal(block_count(&b, 0, &raw), 2); /* validity, strings */
     assert_int_equal(raw, 13);
     mu_buf_deinit(&b);
-    /* The lengths stream takes 1, 2 or 4 bytes per row, by the granule's
-     * longest string. */
-    static const size_t longest[] = {255, 256, 65535, 65536};
-    static const uint32_t width[] = {1, 2, 2, 4};
+    /* Format 2: one stream of LEB128 length + bytes per row. */
     static char big[65536];
     memset(big, 'x', sizeof(big));
-    for (size_t k = 0; k < MU_ARRAY_LEN(longest); k++) {
-        ty_column *strings = pt_column("String");
-        mu_err err;
-        for (int i = 0; i < 100; i++) {
-            size_t n = i == 50 ? longest[k] : (size_t)(i % 7);
-            pt_check(ty_column_append_bytes(strings, big, n, &err), &err, "string");
-        }
-        mu_buf_init(&b, 0);
-        encode_range(strings, 0, 100, &b, &lz4);
-        assert_int_equal(block_count(&b, 0, &raw), 2); /* lengths, bytes */
-        assert_int_equal(raw, 100 * width[k]);
-        ty_column *back = pt_column("String");
-        assert_int_equal(decode_into(back, &b, 100), 0);
-        pt_assert_rows_equal(strings, 0, back, 0, 100);
+    ty_column *strings = pt_column("String");
+    mu_err err;
+    static const size_t lengths[] = {0, 1, 127, 128, 16383, 16384, 65536};
+    static const size_t prefix[] = {1, 1, 1, 2, 2, 3, 3};
+    uint32_t expected = 0;
+    for (size_t k = 0; k < MU_ARRAY_LEN(lengths); k++) {
+        pt_check(ty_column_append_bytes(strings, big, lengths[k], &err), &err, "string");
+        expected += (uint32_t)(prefix[k] + lengths[k]);
+    }
+    uint32_t rows = (uint32_t)MU_ARRAY_LEN(lengths);
+    mu_buf_init(&b, 0);
+    encode_range(strings, 0, rows, &b, &lz4);
+    assert_int_equal(block_count(&b, 0, &raw), 1);
+    assert_int_equal(raw, expected);
+    ty_column *back = pt_column("String");
+    assert_int_equal(decode_into(back, &b, rows), 0);
+    pt_assert_rows_equal(strings, 0, back, 0, rows);
+    ty_column_destroy(back);
+    ty_column_destroy(strings);
+    mu_buf_deinit(&b);
+    /* Format 1 (parts written before): a lengths stream of 1, 2 or 4 bytes
+     * per row (raw size / rows), then the bytes. */
+    static const uint8_t w1[3] = {1, 0, 2}, w2[6] = {1, 0, 0, 0, 2, 0},
+                         w4[12] = {1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0};
+    static const struct { const uint8_t *lengths; size_t bytes; } old_layouts[] = {
+        {w1, sizeof(w1)}, {w2, sizeof(w2)}, {w4, sizeof(w4)}};
+    for (size_t k = 0; k < MU_ARRAY_LEN(old_layouts); k++) {
+        build(&b, 2, old_layouts[k].lengths, old_layouts[k].bytes, "abc", (size_t)3);
+        back = pt_column("String");
+        assert_int_equal(decode_version(back, &b, 3, 1), 0);
+        size_t n;
+        assert_memory_equal(ty_column_row_bytes(back, 0, &n), "a", 1);
+        assert_int_equal(n, 1);
+        ty_column_row_bytes(back, 1, &n);
+        assert_int_equal(n, 0);
+        assert_memory_equal(ty_column_row_bytes(back, 2, &n), "bc", 2);
+        /* Read as format 2, the same blocks are refused, never misread. */
+        ty_column *other = pt_column("String");
+        assert_int_equal(decode_version(other, &b, 3, 2), MU_ECORRUPT);
+        ty_column_destroy(other);
         ty_column_destroy(back);
-        ty_column_destroy(strings);
         mu_buf_deinit(&b);
     }
     /* LowCardinality index widths follow the granule's dictionary size. */
     ty_column *lc = pt_column("LowCardinality(String)");
-    mu_err err;
     for (int i = 0; i < 70000; i++) {
         char text[16];
         int n = snprintf(text, sizeof(text), "%d", i < 1000 ? i % 200 : i);
@@ -176,30 +205,58 @@ static void build(mu_buf *b, int count, ...) {
     va_end(ap);
 }
 
-static void expect_corrupt(const char *type_name, uint32_t rows, const mu_buf *b) {
+static void expect_corrupt_version(const char *type_name, uint32_t rows, const mu_buf *b,
+                                   uint16_t version) {
     ty_column *out = pt_column(type_name);
-    assert_int_equal(decode_into(out, b, rows), MU_ECORRUPT);
+    assert_int_equal(decode_version(out, b, rows, version), MU_ECORRUPT);
     assert_int_equal(ty_column_row_count(out), 0);
     mu_err err;
     pt_check(ty_column_validate(out, &err), &err, "valid after failure");
     ty_column_destroy(out);
 }
 
+static void expect_corrupt(const char *type_name, uint32_t rows, const mu_buf *b) {
+    expect_corrupt_version(type_name, rows, b, PART_FORMAT_VERSION);
+}
+
 static void test_hostile_streams(void **state) {
     (void)state;
     mu_buf b;
     const uint32_t len2[2] = {1, 1}, len_big[2] = {1, 5};
+    /* Format 1 strings: lengths, then bytes. */
     build(&b, 2, len2, (size_t)8, "abc", (size_t)3); /* lengths add up to 2, 3 bytes */
-    expect_corrupt("String", 2, &b);
+    expect_corrupt_version("String", 2, &b, 1);
     mu_buf_deinit(&b);
     build(&b, 2, len_big, (size_t)8, "ab", (size_t)2);
-    expect_corrupt("String", 2, &b);
+    expect_corrupt_version("String", 2, &b, 1);
     mu_buf_deinit(&b);
     build(&b, 3, "\x07", (size_t)1, len2, (size_t)8, "ab", (size_t)2); /* bit 2 past 2 rows */
-    expect_corrupt("Nullable(String)", 2, &b);
+    expect_corrupt_version("Nullable(String)", 2, &b, 1);
     mu_buf_deinit(&b);
     build(&b, 3, "\x01", (size_t)1, len2, (size_t)8, "ab", (size_t)2); /* NULL row with "b" */
+    expect_corrupt_version("Nullable(String)", 2, &b, 1);
+    mu_buf_deinit(&b);
+    /* Format 2 strings: LEB128 length + bytes per row. */
+    static const struct { const char *data; size_t bytes; } bad_strings[] = {
+        {"\x01" "a\x05" "bc", 5},          /* the second length runs past the end */
+        {"\x01" "a\x80", 3},               /* a length without its last byte */
+        {"\x01" "a\x01" "bc", 5},          /* a byte after the last string */
+        {"\x01" "a", 2},                    /* one string for two rows */
+        {"\x01" "a\xff\xff\xff\xff\xff\x01", 8}, /* a length past 32 bits */
+    };
+    for (size_t k = 0; k < MU_ARRAY_LEN(bad_strings); k++) {
+        build(&b, 1, bad_strings[k].data, bad_strings[k].bytes);
+        expect_corrupt("String", 2, &b);
+        mu_buf_deinit(&b);
+    }
+    build(&b, 2, "\x01", (size_t)1, "\x01" "a\x01" "b", (size_t)4); /* NULL row with "b" */
     expect_corrupt("Nullable(String)", 2, &b);
+    mu_buf_deinit(&b);
+    build(&b, 2, "\x01", (size_t)1, "\x01" "a\x00", (size_t)3); /* the consistent version */
+    ty_column *nullable = pt_column("Nullable(String)");
+    assert_int_equal(decode_into(nullable, &b, 2), 0);
+    assert_true(ty_column_is_null(nullable, 1));
+    ty_column_destroy(nullable);
     mu_buf_deinit(&b);
     build(&b, 2, "\x01", (size_t)1, "\x00\x05", (size_t)2); /* NULL row holding 5 */
     expect_corrupt("Nullable(UInt8)", 2, &b);
