@@ -2,9 +2,12 @@
  * SELECT ...: rows are parsed (Values tuples through the SQL expression
  * parser; the other formats through the streaming readers of src/formats),
  * completed with DEFAULT / MATERIALIZED expressions of the columns not
- * given, and handed to table_append one batch at a time, each acknowledged
- * only once durable. The insert_deduplication_token setting becomes the
- * token of a one-batch insert.
+ * given, and stored atomically: an insert of one batch (up to 65,536 rows)
+ * through table_append, a longer one through a table stage (table.h), so a
+ * bad row anywhere fails the whole insert and nothing of it is stored,
+ * whatever its size. The first batch is held until the second arrives or
+ * the input ends. The insert_deduplication_token setting is the token of
+ * the whole insert.
  */
 #include "sql/query_int.h"
 
@@ -21,6 +24,8 @@ typedef struct insert_target {
     uint32_t column_count;       /* columns the data gives */
     uint32_t *columns;           /* their schema indexes */
     const char *token;
+    ty_batch *held;              /* the first batch, until a second one comes */
+    table_stage *stage;          /* from the second batch on */
 } insert_target;
 
 /* The catalog definition of stored column k of the table. */
@@ -137,14 +142,48 @@ static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err 
     return ty_batch_seal(b, err);
 }
 
-static int insert_append(sql_query *q, insert_target *tg, ty_batch *b, sql_io *io, mu_err *err) {
-    int rc = ty_batch_seal(b, err);
-    if (rc == 0) rc = insert_complete(q, tg, b, err);
-    if (rc != 0 || b->row_count == 0) return rc;
-    table_append_result res;
-    rc = table_append(tg->t, b, tg->token, tg->token ? strlen(tg->token) : 0, &res, err);
+/* Takes the batch (*b becomes NULL when it is held). */
+static int insert_append(sql_query *q, insert_target *tg, ty_batch **b, mu_err *err) {
+    int rc = ty_batch_seal(*b, err);
+    if (rc == 0) rc = insert_complete(q, tg, *b, err);
+    if (rc != 0 || (*b)->row_count == 0) return rc;
+    if (tg->stage == NULL && tg->held == NULL) {
+        tg->held = *b;
+        *b = NULL;
+        return 0;
+    }
+    size_t token_bytes = tg->token ? strlen(tg->token) : 0;
+    if (tg->stage == NULL) {
+        rc = table_stage_open(tg->t, tg->token, token_bytes, &tg->stage, err);
+        if (rc == 0) rc = table_stage_append(tg->stage, tg->held, err);
+        ty_batch_destroy(tg->held);
+        tg->held = NULL;
+        if (rc != 0) return rc;
+    }
+    return table_stage_append(tg->stage, *b, err);
+}
+
+/* Stores what insert_append collected: one durable step for the whole
+ * insert. */
+static int insert_finish(insert_target *tg, sql_io *io, mu_err *err) {
+    table_append_result res = {0};
+    int rc = 0;
+    if (tg->stage != NULL) rc = table_stage_commit(tg->stage, &res, err);
+    else if (tg->held != NULL)
+        rc = table_append(tg->t, tg->held, tg->token, tg->token ? strlen(tg->token) : 0, &res, err);
     if (rc == 0) io->rows_written += res.rows;
     return rc;
+}
+
+/* Drops an uncommitted stage (its parts) and the held batch; releases the
+ * table. */
+static void insert_close(insert_target *tg) {
+    table_stage_close(tg->stage);
+    ty_batch_destroy(tg->held);
+    tg->stage = NULL;
+    tg->held = NULL;
+    storage_table_release(tg->ref);
+    tg->ref = NULL;
 }
 
 /* ---- INSERT ... SELECT ------------------------------------------------------- */
@@ -177,12 +216,13 @@ int sql__insert_from_op(sql_query *q, const sql_node *stmt, sql_operator *op, sq
             }
             if (rc == 0) rc = ty_batch_add_column_take(b, table_column_name(tg.t, tg.columns[i]), col, err);
         }
-        if (rc == 0) rc = insert_append(q, &tg, b, io, err);
+        if (rc == 0) rc = insert_append(q, &tg, &b, err);
         ty_batch_destroy(b);
         sql__chunk_free(c);
     }
+    if (rc == 0) rc = insert_finish(&tg, io, err);
     sql__op_destroy(op);
-    storage_table_release(tg.ref);
+    insert_close(&tg);
     return rc;
 }
 
@@ -314,15 +354,16 @@ static int insert_values(sql_query *q, insert_target *tg, const char *data, size
             break;
         }
         if (ty_column_row_count(b->columns[0]) >= TY_BATCH_ROWS_MAX) {
-            rc = insert_append(q, tg, b, io, err);
+            rc = insert_append(q, tg, &b, err);
             ty_batch_destroy(b);
             b = NULL;
             if (rc == 0) rc = insert_batch_create(q, tg, &b, err);
             if (rc != 0) break;
         }
     }
-    if (rc == 0 && b) rc = insert_append(q, tg, b, io, err);
+    if (rc == 0 && b) rc = insert_append(q, tg, &b, err);
     ty_batch_destroy(b);
+    if (rc == 0) rc = insert_finish(tg, io, err);
     return rc;
 }
 
@@ -361,7 +402,7 @@ static int insert_format(sql_query *q, insert_target *tg, fmt_kind kind, const c
             break;
         }
         if (fr == 1 || finished) {
-            rc = insert_append(q, tg, b, io, err);
+            rc = insert_append(q, tg, &b, err);
             ty_batch_destroy(b);
             b = NULL;
             if (rc == 0 && !finished) {
@@ -382,6 +423,7 @@ static int insert_format(sql_query *q, insert_target *tg, fmt_kind kind, const c
     r.batch = b;
     fmt_reader_deinit(&r);
     ty_batch_destroy(b);
+    if (rc == 0) rc = insert_finish(tg, io, err);
     return rc;
 }
 
@@ -421,6 +463,6 @@ int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t
             rc = insert_format(q, &tg, kind, data, data_bytes, io, err);
         }
     }
-    storage_table_release(tg.ref);
+    insert_close(&tg);
     return rc;
 }

@@ -100,6 +100,7 @@ typedef struct table_append_op {
  * holds has every lower durable LSN before it (what the flusher's WAL
  * checkpoint relies on). */
 void table__on_durable(void *ctx, uint64_t lsn, const wal_entry *entry) {
+    if (entry->type != TABLE_RECORD_BATCH) return; /* stage records carry no rows */
     table_append_op *op = (table_append_op *)(void *)entry;
     table *t = op->t;
     MU_ASSERT(t == ctx);
@@ -164,33 +165,47 @@ static int table_check_keys(const table *t, const ty_batch *rows, mu_err *err) {
     return rc;
 }
 
-int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
-                 table_append_result *result, mu_err *err) {
-    MU_ASSERT(t != NULL);
-    MU_ASSERT(batch != NULL && result != NULL);
+int table__check_writable(table *t, const void *token, size_t token_bytes, mu_err *err) {
     if (token_bytes > WAL_TOKEN_BYTES_MAX) {
         return MU_ERR(err, MU_EINVAL, "insert token of %zu bytes for %s; at most %d", token_bytes,
                       t->name, WAL_TOKEN_BYTES_MAX);
     }
+    if (atomic_load(&t->stage_broken)) {
+        return MU_ERR(err, MU_ETABLE_READONLY, "table %s is read-only: a committed insert could "
+                      "not be moved into the table; a restart completes it", t->name);
+    }
+    return wal_state_get(t->log, NULL) == WAL_STATE_OPEN ? 0 : table_write_state(t, err);
+}
+
+int table__prepare_batch(table *t, const ty_batch *batch, ty_batch **coerced_out,
+                         const ty_batch **rows_out, mu_err *err) {
+    *coerced_out = NULL;
+    *rows_out = batch;
+    int rc = 0;
+    if (!table__batch_matches_schema(t, batch)) {
+        rc = coerce_batch(t, batch, coerced_out, err);
+        if (rc == 0) *rows_out = *coerced_out;
+    }
+    if (rc == 0) rc = table_check_keys(t, *rows_out, err);
+    if (rc != 0) {
+        mu_err_prefix(err, "insert into %s", t->name);
+        ty_batch_destroy(*coerced_out);
+        *coerced_out = NULL;
+    }
+    return rc;
+}
+
+int table_append(table *t, const ty_batch *batch, const void *token, size_t token_bytes,
+                 table_append_result *result, mu_err *err) {
+    MU_ASSERT(t != NULL);
+    MU_ASSERT(batch != NULL && result != NULL);
     /* Refuse early so a failed log costs no conversion work. */
-    int rc = wal_state_get(t->log, NULL) == WAL_STATE_OPEN ? 0 : table_write_state(t, err);
+    int rc = table__check_writable(t, token, token_bytes, err);
     if (rc != 0) return rc;
     ty_batch *coerced = NULL;
     const ty_batch *rows = batch;
-    if (!table__batch_matches_schema(t, batch)) {
-        rc = coerce_batch(t, batch, &coerced, err);
-        if (rc != 0) {
-            mu_err_prefix(err, "insert into %s", t->name);
-            return rc;
-        }
-        rows = coerced;
-    }
-    rc = table_check_keys(t, rows, err);
-    if (rc != 0) {
-        mu_err_prefix(err, "insert into %s", t->name);
-        ty_batch_destroy(coerced);
-        return rc;
-    }
+    rc = table__prepare_batch(t, batch, &coerced, &rows, err);
+    if (rc != 0) return rc;
     memtable_pending *pending = NULL;
     memtable_schema schema = {t->column_count, t->column_names, t->column_types};
     rc = memtable_prepare(&schema, t->tracker, rows, &pending, err);

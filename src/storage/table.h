@@ -22,6 +22,10 @@
 
 /* WAL record types written by tables. */
 #define TABLE_RECORD_BATCH 1 /* payload: ty_batch_encode of rows in schema order */
+#define TABLE_RECORD_STAGE_MARK 2   /* no payload: an LSN for staged parts */
+#define TABLE_RECORD_STAGE_COMMIT 3 /* payload: u32 count, then u16 length + name of each
+                                     * staged part; the insert's token */
+#define TABLE_STAGE_DIR "stage"     /* under the parts directory */
 
 typedef struct table table;
 typedef struct table_version table_version;
@@ -88,6 +92,32 @@ typedef struct table_append_result {
     uint32_t rows;         /* rows stored (0 when already stored) */
     bool already_stored;   /* the token was seen: nothing was written */
 } table_append_result;
+
+/* An INSERT of several batches, atomic: its rows become visible together
+ * once table_stage_commit returns 0, and nothing of it is ever visible
+ * (not even after a crash) if it fails or is closed without committing.
+ * Each batch is checked like table_append's (schema, types, computed
+ * keys) and buffered; every flush_rows rows the buffer is sorted and
+ * written as parts into <parts>/stage/, named with the LSN of a
+ * TABLE_RECORD_STAGE_MARK record, so memory stays bounded whatever the
+ * insert's size. The commit writes the remaining rows the same way, logs
+ * a TABLE_RECORD_STAGE_COMMIT record naming every staged part (with the
+ * token, which deduplicates the whole insert) and, once it is durable,
+ * moves the parts into the table and publishes them in one version swap.
+ * A crash before the commit record is durable leaves nothing (startup
+ * removes stage/); after it, replay finishes the move. Not thread-safe
+ * per stage; stages of one table may run concurrently. */
+typedef struct table_stage table_stage;
+/* token (may be NULL) deduplicates the whole insert; staged parts carry it
+ * in their manifests, as flushed parts carry their batches' tokens. */
+int table_stage_open(table *t, const void *token, size_t token_bytes, table_stage **stage_out,
+                     mu_err *err);
+int table_stage_append(table_stage *s, const ty_batch *batch, mu_err *err);
+/* result->rows is the insert's row count (0 and already_stored when the
+ * token was seen: the staged parts are dropped). */
+int table_stage_commit(table_stage *s, table_append_result *result, mu_err *err);
+/* Frees the stage; an uncommitted stage's parts are removed. Accepts NULL. */
+void table_stage_close(table_stage *s);
 
 /* Stores the batch's visible rows durably (see above). token may be NULL;
  * token_bytes at most WAL_TOKEN_BYTES_MAX. Batch columns are matched to

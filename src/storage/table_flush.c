@@ -91,16 +91,8 @@ static int flushed_lsn_write(table *t, uint64_t lsn, mu_err *err) {
 
 /* The rows of a sealed memtable as contiguous columns plus what the parts'
  * manifests need. */
-typedef struct flush_rows {
-    ty_column **columns;
-    uint32_t row_count;
-    uint64_t min_lsn;
-    uint64_t max_lsn;
-    uint32_t token_count;
-    part_token *tokens;
-} flush_rows;
 
-static void flush_rows_deinit(const table *t, flush_rows *r) {
+static void flush_rows_deinit(const table *t, table_rows *r) {
     if (r->columns != NULL) {
         for (uint32_t c = 0; c < t->column_count; c++) ty_column_destroy(r->columns[c]);
     }
@@ -109,7 +101,7 @@ static void flush_rows_deinit(const table *t, flush_rows *r) {
     memset(r, 0, sizeof(*r));
 }
 
-static int flush_rows_gather(const table *t, const memtable *m, flush_rows *r, mu_err *err) {
+static int flush_rows_gather(const table *t, const memtable *m, table_rows *r, mu_err *err) {
     memtable_snapshot snap;
     memtable_snapshot_take(m, &snap);
     if (snap.row_count > TY_COLUMN_ROWS_MAX) {
@@ -231,7 +223,7 @@ static int flush_partition_index(flush_partitions *p, const mu_buf *value, uint3
 
 /* The computed keys the flush needs (the partition and ORDER BY
  * expressions) over the rows: keys[k] for computed key k, or NULL. */
-static int flush_keys_compute(const table *t, const flush_rows *r, ty_column **keys,
+static int flush_keys_compute(const table *t, const table_rows *r, ty_column **keys,
                               mu_err *err) {
     int rc = 0;
     for (uint32_t i = 0; i <= t->sort_order_count && rc == 0; i++) {
@@ -251,12 +243,12 @@ static int flush_keys_compute(const table *t, const flush_rows *r, ty_column **k
 }
 
 /* The column of sort item or partition key `item`. */
-static const ty_column *flush_key_column(const table *t, const flush_rows *r,
+static const ty_column *flush_key_column(const table *t, const table_rows *r,
                                          ty_column *const *keys, uint32_t item) {
     return item < t->column_count ? r->columns[item] : keys[item - t->column_count];
 }
 
-static int flush_partitions_compute(table *t, const flush_rows *r, ty_column *const *keys,
+static int flush_partitions_compute(table *t, const table_rows *r, ty_column *const *keys,
                                     flush_partitions *p, mu_err *err) {
     p->row_partition = calloc(r->row_count + 1, sizeof(*p->row_partition));
     if (p->row_partition == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate partitions");
@@ -280,7 +272,7 @@ static int flush_partitions_compute(table *t, const flush_rows *r, ty_column *co
 
 /* Copies the rows of one partition, in sort order, into new columns.
  * rows is scratch room for row_count indexes. */
-static int flush_materialize(const table *t, const flush_rows *r, const flush_partitions *p,
+static int flush_materialize(const table *t, const table_rows *r, const flush_partitions *p,
                              uint32_t partition, const uint32_t *perm, uint32_t *rows,
                              ty_column **out, uint32_t *rows_out, mu_err *err) {
     uint32_t count = 0;
@@ -298,9 +290,9 @@ static int flush_materialize(const table *t, const flush_rows *r, const flush_pa
 }
 
 /* Writes one partition's sorted rows as a part and publishes it. */
-static int flush_write_part(table *t, const flush_rows *r, const mu_buf *partition_value,
-                            ty_column *const *columns, uint32_t rows, table_part_ref **ref_out,
-                            mu_err *err) {
+static int flush_write_part(table *t, const table_rows *r, const char *dir,
+                            const mu_buf *partition_value, ty_column *const *columns,
+                            uint32_t rows, table_part_ref **ref_out, mu_err *err) {
     char id[TABLE_PARTITION_ID_BYTES_MAX + 20], value[PART_PARTITION_VALUE_BYTES_MAX + 1];
     char name[PART_NAME_BYTES_MAX + 1], tmp_dir[4096], final_dir[4096];
     partition_id_of(partition_value->data, partition_value->length_bytes, id, sizeof(id));
@@ -308,8 +300,8 @@ static int flush_write_part(table *t, const flush_rows *r, const mu_buf *partiti
              (const char *)partition_value->data);
     int rc = part_name_format(id, r->min_lsn, r->max_lsn, 0, name, sizeof(name), err);
     if (rc != 0) return rc;
-    snprintf(tmp_dir, sizeof(tmp_dir), "%s/tmp_%s", t->parts_dir, name);
-    snprintf(final_dir, sizeof(final_dir), "%s/%s", t->parts_dir, name);
+    snprintf(tmp_dir, sizeof(tmp_dir), "%s/tmp_%s", dir, name);
+    snprintf(final_dir, sizeof(final_dir), "%s/%s", dir, name);
     part_column_def *defs = calloc(t->column_count, sizeof(*defs));
     if (defs == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate part %s", name);
     for (uint32_t c = 0; c < t->column_count; c++) {
@@ -372,8 +364,8 @@ static int flush_write_part(table *t, const flush_rows *r, const mu_buf *partiti
 
 /* Writes every partition of a sealed memtable; on failure removes the
  * parts it published (they are uncommitted: flushed_lsn was not moved). */
-static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***refs_out,
-                             uint32_t *count_out, mu_err *err) {
+int table__write_parts(table *t, const table_rows *r, const char *dir, table_part_ref ***refs_out,
+                       uint32_t *count_out, mu_err *err) {
     flush_partitions parts = {0};
     uint32_t *perm = malloc((r->row_count + 1) * sizeof(*perm));
     uint32_t *scratch = malloc((r->row_count + 1) * sizeof(*scratch));
@@ -402,7 +394,8 @@ static int flush_write_parts(table *t, const flush_rows *r, table_part_ref ***re
     for (uint32_t i = 0; i < parts.count && rc == 0; i++) {
         uint32_t rows = 0;
         rc = flush_materialize(t, r, &parts, i, perm, scratch, columns, &rows, err);
-        if (rc == 0) rc = flush_write_part(t, r, &parts.values[i], columns, rows, &refs[i], err);
+        if (rc == 0)
+            rc = flush_write_part(t, r, dir, &parts.values[i], columns, rows, &refs[i], err);
         if (rc == 0) written++;
         for (uint32_t c = 0; c < t->column_count; c++) {
             ty_column_destroy(columns[c]);
@@ -460,15 +453,16 @@ static int flush_commit(table *t, uint64_t max_lsn, bool *certain, mu_err *err) 
  * between the commit and the swap (a committed flush whose memtable stayed
  * in the version would show its rows twice). */
 static int flush_memtable(table *t, table_memtable_ref *sealed, mu_err *err) {
-    flush_rows rows = {0};
+    table_rows rows = {0};
     table_part_ref **refs = NULL;
     uint32_t count = 0;
     int rc = 0;
     if (memtable_row_count(sealed->mem) > 0) {
         rc = flush_rows_gather(t, sealed->mem, &rows, err);
-        if (rc == 0) rc = flush_write_parts(t, &rows, &refs, &count, err);
+        if (rc == 0) rc = table__write_parts(t, &rows, t->parts_dir, &refs, &count, err);
     }
     table_version *next = NULL;
+    pthread_mutex_lock(&t->publish_lock);
     if (rc == 0) {
         rc = table__version_derive(t, refs, count, sealed, NULL, &next, err);
         if (rc != 0) flush_discard_parts(refs, count); /* not consumed on failure */
@@ -485,6 +479,9 @@ static int flush_memtable(table *t, table_memtable_ref *sealed, mu_err *err) {
     if (rc == 0) {
         table__version_install(t, next);
         if (rows.max_lsn > t->parts_max_lsn) t->parts_max_lsn = rows.max_lsn;
+    }
+    pthread_mutex_unlock(&t->publish_lock);
+    if (rc == 0) {
         MU_CRASHPOINT("table.flush.before_checkpoint");
         if (certain) rc = wal_truncate_before(t->log, t->parts_max_lsn + 1, err);
         MU_CRASHPOINT("table.flush.after_checkpoint");
@@ -503,9 +500,11 @@ static int flush_seal(table *t, mu_err *err) {
     table_memtable_ref *fresh = NULL;
     int rc = table__memtable_ref_create(t, &fresh, err);
     if (rc != 0) return rc;
+    pthread_mutex_lock(&t->publish_lock);
     pthread_mutex_lock(&t->active_lock);
     if (memtable_row_count(t->active->mem) == 0) {
         pthread_mutex_unlock(&t->active_lock);
+        pthread_mutex_unlock(&t->publish_lock);
         table_memtable_ref_release(fresh);
         return 0;
     }
@@ -516,6 +515,7 @@ static int flush_seal(table *t, mu_err *err) {
         t->active = fresh;
     }
     pthread_mutex_unlock(&t->active_lock);
+    pthread_mutex_unlock(&t->publish_lock);
     if (rc != 0) table_memtable_ref_release(fresh);
     return rc;
 }
@@ -523,6 +523,12 @@ static int flush_seal(table *t, mu_err *err) {
 /* One round: seal, then flush every sealed memtable oldest first; then, if
  * the log had failed and everything it acknowledged is in parts, recover. */
 static int flush_round(table *t, mu_err *err) {
+    if (atomic_load(&t->stage_broken)) {
+        /* flushed_lsn must not pass a commit record whose parts are still
+         * in stage/: replay at the next start moves them. */
+        return MU_ERR(err, MU_ETABLE_READONLY, "table %s: flushes stop until a restart "
+                      "completes a committed insert", t->name);
+    }
     bool log_failed = wal_state_get(t->log, NULL) == WAL_STATE_FAILED;
     int rc = flush_seal(t, err);
     while (rc == 0) {

@@ -61,8 +61,20 @@ struct table {
     wal *log;
     uint64_t parts_max_lsn;       /* every LSN <= this is in published parts */
 
+    /* Held across every derive + install of a version (the flusher's
+     * rounds, a stage commit), so two publishers never lose each other's
+     * change. Order: publish_lock, then active_lock, then version_lock. */
+    pthread_mutex_t publish_lock;
     pthread_mutex_t version_lock;
     table_version *current;
+    /* A stage commit whose record is durable could not move its parts into
+     * the table: writes are refused and flushes stop (so flushed_lsn never
+     * passes the commit record) until a restart's replay completes it. */
+    _Atomic bool stage_broken;
+    /* At open only: parts above flushed_lsn, kept until replay tells
+     * which a commit record adopts (the others are removed). */
+    char **open_candidates;
+    uint32_t open_candidate_count;
 
     pthread_mutex_t active_lock;
     table_memtable_ref *active;   /* also the last memtable of `current` */
@@ -93,6 +105,37 @@ int table__memtable_ref_create(table *t, table_memtable_ref **out, mu_err *err);
 /* Append path (table.c). */
 void table__on_durable(void *ctx, uint64_t lsn, const wal_entry *entry);
 bool table__batch_matches_schema(const table *t, const ty_batch *batch);
+/* The refusals table_append starts with (token size, failed log, broken
+ * stage commit). */
+int table__check_writable(table *t, const void *token, size_t token_bytes, mu_err *err);
+/* table_append's step 1: the batch in schema order and types (*coerced_out
+ * when it had to be converted, else NULL and *rows_out = batch), with every
+ * computed key checked. */
+int table__prepare_batch(table *t, const ty_batch *batch, ty_batch **coerced_out,
+                         const ty_batch **rows_out, mu_err *err);
+
+/* Rows of a flush or a stage: columns in schema order (owned). */
+typedef struct table_rows {
+    ty_column **columns;
+    uint32_t row_count;
+    uint64_t min_lsn;
+    uint64_t max_lsn;
+    uint32_t token_count;
+    part_token *tokens;
+} table_rows;
+
+/* Sorts and partitions the rows and writes one part per partition under
+ * dir (tmp_<name>, fsynced, renamed to <name>); the parts are named and
+ * stamped with the rows' LSN range. *refs_out gets the opened parts (not
+ * yet in any version); on failure nothing is left under dir. */
+int table__write_parts(table *t, const table_rows *r, const char *dir, table_part_ref ***refs_out,
+                       uint32_t *count_out, mu_err *err);
+/* Orders a version's parts by LSN (the invariant of table_version). */
+void table__version_sort_parts(table_version *v);
+/* Replay of a stage commit record (table_stage.c): moves the named parts
+ * from stage/ into the table if a crash left them there, and adds them to
+ * the version. */
+int table__stage_replay_commit(table *t, const wal_record *record, mu_err *err);
 
 /* Flusher (table_flush.c). */
 int table__flusher_start(table *t, mu_err *err);

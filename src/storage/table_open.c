@@ -1,9 +1,12 @@
 /* table_open.c: opening and closing a table, i.e. crash recovery. Order:
  * (1) delete tmp_ part directories (unpublished parts), (2) load the parts,
  * moving any whose manifest or marks fail their checksums to detached/ and
- * deleting an incomplete flush group, (3) open the WAL with first LSN after
- * the parts and replay only records newer than the parts into the memtable,
- * (4) give the WAL the parts' insert tokens, (5) start the flusher.
+ * setting aside those above flushed_lsn, (3) open the WAL with first LSN
+ * after the parts and replay only records newer than the parts: batches
+ * into the memtable, stage commits adopt their parts (from stage/ or from
+ * the set-aside ones), then remove the set-aside parts no commit adopted
+ * and stage/, (4) give the WAL the parts' insert tokens, (5) start the
+ * flusher.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,8 @@ int table__memtable_ref_create(table *t, table_memtable_ref **out, mu_err *err) 
 static int table_open_on_record(void *ctx, const wal_record *record, mu_err *err) {
     table *t = ctx;
     if (record->lsn <= t->parts_max_lsn) return 0; /* already in a part */
+    if (record->type == TABLE_RECORD_STAGE_MARK) return 0;
+    if (record->type == TABLE_RECORD_STAGE_COMMIT) return table__stage_replay_commit(t, record, err);
     if (record->type != TABLE_RECORD_BATCH) {
         return MU_CORRUPT(err, "%s offset %llu: unknown record type %u", record->segment_path,
                           (unsigned long long)record->offset, record->type);
@@ -58,6 +63,34 @@ static int table_open_on_record(void *ctx, const wal_record *record, mu_err *err
     return rc;
 }
 
+/* After replay: removes the parts above flushed_lsn that no commit record
+ * adopted (a replayed stage commit takes its names out of the list) and
+ * the stage directory (parts of inserts that never committed). Kept when
+ * the log is damaged: records past the damage may adopt them, so an
+ * operator decides. */
+static int table_open_drop_candidates(table *t, bool log_damaged, mu_err *err) {
+    int rc = 0;
+    for (uint32_t i = 0; i < t->open_candidate_count; i++) {
+        char dir[4096];
+        if (t->open_candidates[i] == NULL || log_damaged) continue;
+        snprintf(dir, sizeof(dir), "%s/%s", t->parts_dir, t->open_candidates[i]);
+        mu_log_info("table.uncommitted_part_removed", "table=%s part=%s", t->name,
+                    t->open_candidates[i]);
+        if (rc == 0) rc = io_remove_tree(dir, NULL, err);
+    }
+    for (uint32_t i = 0; i < t->open_candidate_count; i++) free(t->open_candidates[i]);
+    free(t->open_candidates);
+    t->open_candidates = NULL;
+    t->open_candidate_count = 0;
+    if (rc == 0 && !log_damaged) {
+        char stage[4096];
+        snprintf(stage, sizeof(stage), "%s/%s", t->parts_dir, TABLE_STAGE_DIR);
+        rc = io_remove_tree(stage, NULL, err);
+        if (rc == MU_ENOT_FOUND) rc = 0;
+    }
+    return rc;
+}
+
 static int table_open_log(table *t, const table_options *opt, mu_err *err) {
     wal_options wopt;
     wal_options_init(&wopt);
@@ -73,8 +106,9 @@ static int table_open_log(table *t, const table_options *opt, mu_err *err) {
     if (rc == MU_ECORRUPT && t->log != NULL) {
         /* Serve reads of what replayed; refuse writes until an operator acts. */
         mu_log_err(MU_LOG_ERROR, "table.wal_corrupt", err);
-        return 0;
+        return table_open_drop_candidates(t, true, err);
     }
+    if (rc == 0) rc = table_open_drop_candidates(t, false, err);
     return rc;
 }
 
@@ -112,12 +146,6 @@ static void table_open_detach(table *t, const char *name, const mu_err *why) {
     }
 }
 
-static int part_ref_compare(const void *a, const void *b) {
-    const table_part_ref *x = *(table_part_ref *const *)a, *y = *(table_part_ref *const *)b;
-    uint64_t lx = part_get_info(x->part)->lsn_min, ly = part_get_info(y->part)->lsn_min;
-    return lx < ly ? -1 : lx > ly;
-}
-
 /* Opens one directory entry as a part; returns 1 if it became a part, 0 if
  * it was skipped (tmp_, detached, uncommitted, damaged), or an error. */
 static int table_open_part(table *t, const char *name, table_part_ref **ref_out, mu_err *err) {
@@ -128,7 +156,9 @@ static int table_open_part(table *t, const char *name, table_part_ref **ref_out,
         int rc = io_remove_tree(dir, NULL, err);
         return rc != 0 ? rc : 0;
     }
-    if (strcmp(name, "detached") == 0 || strncmp(name, "flushed_lsn", 11) == 0) return 0;
+    if (strcmp(name, "detached") == 0 || strncmp(name, "flushed_lsn", 11) == 0 ||
+        strcmp(name, TABLE_STAGE_DIR) == 0)
+        return 0;
     part *p = NULL;
     mu_err why;
     if (part_open(&p, dir, t->name, &why) != 0) {
@@ -136,12 +166,19 @@ static int table_open_part(table *t, const char *name, table_part_ref **ref_out,
         return 0;
     }
     if (part_get_info(p)->lsn_max > t->parts_max_lsn) {
-        /* Published by a flush that crashed before its commit: its rows are
-         * still in the WAL, which replays them. */
+        /* Published by a flush that crashed before its commit (its rows
+         * are still in the WAL, which replays them), or moved in by a
+         * stage commit whose record replay will find: decided after
+         * replay (table_open_drop_candidates). */
         part_close(p);
-        mu_log_info("table.uncommitted_part_removed", "table=%s part=%s", t->name, name);
-        int rc = io_remove_tree(dir, NULL, err);
-        return rc != 0 ? rc : 0;
+        char **grown = realloc(t->open_candidates,
+                               (t->open_candidate_count + 1) * sizeof(*grown));
+        if (grown == NULL) return MU_ERR(err, MU_ENOMEM, "cannot list parts of %s", t->name);
+        t->open_candidates = grown;
+        if ((grown[t->open_candidate_count] = strdup(name)) == NULL)
+            return MU_ERR(err, MU_ENOMEM, "cannot list parts of %s", t->name);
+        t->open_candidate_count++;
+        return 0;
     }
     table_part_ref *ref = calloc(1, sizeof(*ref));
     if (ref == NULL || (ref->dir = strdup(dir)) == NULL) {
@@ -179,10 +216,10 @@ int table__load_parts(table *t, mu_err *err) {
         return rc;
     }
     if (count > 0) {
-        qsort(refs, count, sizeof(*refs), part_ref_compare);
         memcpy(v->parts, refs, count * sizeof(*refs));
     }
     v->part_count = count;
+    table__version_sort_parts(v);
     free(refs);
     t->current = v;
     return 0;
@@ -242,6 +279,8 @@ int table_open(table **table_out, const table_options *opt, mu_err *err) {
     MU_ASSERT(opt->parts_dir != NULL);
     table *t = calloc(1, sizeof(*t));
     if (t == NULL) return MU_ERR(err, MU_ENOMEM, "cannot allocate table %s", opt->name);
+    pthread_mutex_init(&t->publish_lock, NULL);
+    atomic_init(&t->stage_broken, false);
     pthread_mutex_init(&t->version_lock, NULL);
     pthread_mutex_init(&t->active_lock, NULL);
     pthread_mutex_init(&t->flush_lock, NULL);
@@ -279,6 +318,9 @@ void table_close(table *t) {
     pthread_mutex_destroy(&t->flush_lock);
     pthread_mutex_destroy(&t->active_lock);
     pthread_mutex_destroy(&t->version_lock);
+    pthread_mutex_destroy(&t->publish_lock);
+    for (uint32_t i = 0; i < t->open_candidate_count; i++) free(t->open_candidates[i]);
+    free(t->open_candidates);
     free(t->sort_key);
     free(t->sort_order);
     free(t->parts_dir);

@@ -112,3 +112,13 @@ int table__version_derive(table *t, table_part_ref *const *add_parts, uint32_t a
     *out = v;
     return 0;
 }
+
+static int version_part_compare(const void *a, const void *b) {
+    const table_part_ref *x = *(table_part_ref *const *)a, *y = *(table_part_ref *const *)b;
+    uint64_t lx = part_get_info(x->part)->lsn_min, ly = part_get_info(y->part)->lsn_min;
+    return lx < ly ? -1 : lx > ly;
+}
+
+void table__version_sort_parts(table_version *v) {
+    if (v->part_count > 1) qsort(v->parts, v->part_count, sizeof(*v->parts), version_part_compare);
+}

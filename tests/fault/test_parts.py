@@ -42,6 +42,41 @@ def fill(data_dir, threads=4, batches=60):
 @pytest.mark.parametrize("point", [
     "part.before_rename",
     "part.after_rename",
+    "table.stage.before_commit",
+    "table.stage.after_commit",
+    "table.stage.after_first_rename",
+    "table.flush.before_commit",
+    "table.flush.after_commit",
+])
+def test_crash_at_each_stage_step(tmp_path, point):
+    """Staged (atomic multi-batch) inserts beside plain appends: a crash at a
+    step of staging or of its commit, restart, check; three times in a row.
+    Every acknowledged insert is whole and stored once, an unacknowledged
+    one is whole or absent (never partial), and stage/ is empty after a
+    restart."""
+    data_dir = tmp_path / "table"
+    acked_total = set()
+    for round_index, hit in enumerate((1, 2, 3)):
+        # flush_rows 20 < 50 rows per insert: a stage writes parts before
+        # its commit as well as at it.
+        proc = start_append(data_dir, threads=4, batches=40, failpoints=f"{point}=crash@{hit}",
+                            thread_base=round_index * 4, flush_rows=20, stage=True,
+                            flush_every=5)
+        out, err = proc.communicate(timeout=300)
+        acked, errors = parse_acks(out)
+        assert not errors, errors[:3]
+        assert proc.returncode == -signal.SIGKILL, (point, hit, err.decode()[-2000:])
+        acked_total |= acked
+        text = verify(data_dir, acked_total, tmp_path)
+        assert "refuses writes" not in text
+        stage_dir = data_dir / "parts" / "stage"
+        assert not stage_dir.exists() or not any(stage_dir.iterdir()), list(stage_dir.iterdir())
+
+
+@needs_failpoints
+@pytest.mark.parametrize("point", [
+    "part.before_rename",
+    "part.after_rename",
     "table.flush.before_commit",
     "table.flush.after_commit",
     "table.flush.before_checkpoint",
@@ -55,8 +90,10 @@ def test_crash_at_each_flush_step(tmp_path, point):
     for round_index, hit in enumerate((1, 2, 3)):
         # 40,000 rows flushed every 1,000: many more flushes (and WAL
         # checkpoints) than the crash needs, whatever the machine's speed.
+        # Each appender also asks for a flush every 10 batches: at least 80
+        # rounds even when the flusher lags behind a loaded machine.
         proc = start_append(data_dir, threads=4, batches=200, failpoints=f"{point}=crash@{hit}",
-                            thread_base=round_index * 4, flush_rows=1000)
+                            thread_base=round_index * 4, flush_rows=1000, flush_every=10)
         out, err = proc.communicate(timeout=300)
         acked, errors = parse_acks(out)
         assert not errors, errors[:3]
@@ -192,8 +229,10 @@ def test_failed_publish_fsync_is_retried_under_the_same_name(tmp_path):
     fails, the published-but-uncommitted part is removed, and the next round
     writes it again (it must not be stuck on an existing name)."""
     data_dir = tmp_path / "table"
+    # A final flush after the appends: when the failed round was the only
+    # one (all rows arrived before the flusher ran), its retry still comes.
     proc = start_append(data_dir, threads=4, batches=60, failpoints="part.fsync_dir=error@3x1",
-                        flush_rows=1000)
+                        flush_rows=1000, final_flush=True)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()[-2000:]
     acked, errors = parse_acks(out)

@@ -27,10 +27,17 @@ needs_failpoints = pytest.mark.skipif(not FAILPOINTS, reason="needs -DMUSCLES_FA
 
 
 def start_append(data_dir, threads=8, batches=200, failpoints=None, flush=True, thread_base=0,
-                 flush_rows=None):
+                 flush_rows=None, stage=False, final_flush=False, flush_every=None):
     env = dict(os.environ)
     env.pop("MUSCLES_FAILPOINTS", None)
+    if flush_every:
+        env["WAL_DRIVER_FLUSH_EVERY"] = str(flush_every)
+    if final_flush:
+        env["WAL_DRIVER_FINAL_FLUSH"] = "1"
     env["WAL_DRIVER_THREAD_BASE"] = str(thread_base)
+    if stage:
+        # Every other batch goes through a table stage (atomic multi-batch insert).
+        env["WAL_DRIVER_STAGE"] = "1"
     if flush_rows is not None:
         # Flush by row count only, so the number of flushes does not depend
         # on how fast this machine is right now.

@@ -103,14 +103,16 @@ static void payload_text(uint64_t id, uint32_t row, char *out, size_t out_bytes)
     snprintf(out, out_bytes, "payload-%" PRIu64 "-%u-%0*u", id, row, (int)(row % 40), 0u);
 }
 
-static int build_batch(uint64_t id, uint32_t rows, ty_batch **out, mu_err *err) {
+/* Rows [from, from + rows) of batch id. */
+static int build_batch_range(uint64_t id, uint32_t from, uint32_t rows, ty_batch **out,
+                             mu_err *err) {
     ty_batch *b = NULL;
     ty_column *c[4];
     int rc = ty_batch_create(NULL, &b, err);
     for (int i = 0; i < 4 && rc == 0; i++) {
         rc = ty_batch_add_column(b, column_names[i], column_types[i], &c[i], err);
     }
-    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+    for (uint32_t r = from; r < from + rows && rc == 0; r++) {
         char text[96];
         uint32_t row = r;
         payload_text(id, r, text, sizeof(text));
@@ -123,6 +125,34 @@ static int build_batch(uint64_t id, uint32_t rows, ty_batch **out, mu_err *err) 
     if (rc == 0) rc = ty_batch_seal(b, err);
     if (rc != 0) ty_batch_destroy(b);
     else *out = b;
+    return rc;
+}
+
+static int build_batch(uint64_t id, uint32_t rows, ty_batch **out, mu_err *err) {
+    return build_batch_range(id, 0, rows, out, err);
+}
+
+/* WAL_DRIVER_FLUSH_EVERY=k: each appender asks for a flush after every
+ * k batches. */
+static unsigned driver_flush_every;
+
+/* WAL_DRIVER_STAGE=1: every other batch is stored through a table stage in
+ * three pieces (an atomic multi-batch insert) instead of one append. */
+static bool driver_stage;
+
+static int stage_batch(table *t, uint64_t id, uint32_t rows, const char *token,
+                       size_t token_bytes, table_append_result *result, mu_err *err) {
+    table_stage *stage = NULL;
+    int rc = table_stage_open(t, token, token_bytes, &stage, err);
+    uint32_t piece = rows / 3 + 1;
+    for (uint32_t from = 0; from < rows && rc == 0; from += piece) {
+        ty_batch *b = NULL;
+        rc = build_batch_range(id, from, MU_MIN(piece, rows - from), &b, err);
+        if (rc == 0) rc = table_stage_append(stage, b, err);
+        ty_batch_destroy(b);
+    }
+    if (rc == 0) rc = table_stage_commit(stage, result, err);
+    table_stage_close(stage);
     return rc;
 }
 
@@ -155,11 +185,22 @@ static void *appender_run(void *arg) {
         ty_batch *b = NULL;
         mu_err err;
         table_append_result result;
-        int rc = build_batch(id, a->rows, &b, &err);
-        if (rc == 0) rc = table_append(a->t, b, token, (size_t)token_bytes, &result, &err);
-        ty_batch_destroy(b);
+        int rc;
+        if (driver_stage && k % 2 == 1) {
+            rc = stage_batch(a->t, id, a->rows, token, (size_t)token_bytes, &result, &err);
+        } else {
+            rc = build_batch(id, a->rows, &b, &err);
+            if (rc == 0) rc = table_append(a->t, b, token, (size_t)token_bytes, &result, &err);
+            ty_batch_destroy(b);
+        }
         if (rc == 0) say("ack %" PRIu64 "\n", id);
         else say("err %" PRIu64 " %s %s\n", id, mu_code_name(rc), err.message);
+        if (driver_flush_every > 0 && (k + 1) % driver_flush_every == 0) {
+            /* A flush round now and then whatever the machine's speed, so a
+             * crash point in the flush is reached a known number of times. */
+            mu_err flush_err;
+            (void)table_flush(a->t, &flush_err);
+        }
     }
     return NULL;
 }
@@ -176,6 +217,13 @@ static int command_append(const char *dir, unsigned threads, unsigned batches, u
         if (pthread_create(&tids[i], NULL, appender_run, &args[i]) != 0) return 2;
     }
     for (unsigned i = 0; i < threads; i++) pthread_join(tids[i], NULL);
+    const char *final_flush = getenv("WAL_DRIVER_FINAL_FLUSH");
+    if (final_flush != NULL && strcmp(final_flush, "1") == 0) {
+        /* A round now (it also ends a failed round's back-off), so what the
+         * test expects of a retried flush does not depend on timing. */
+        mu_err err;
+        if (table_flush(t, &err) != 0) say("final flush failed: %s\n", err.message);
+    }
     table_close(t);
     say("done\n");
     return 0;
@@ -435,6 +483,10 @@ static int command_count(const char *dir, uint64_t lo, uint64_t hi) {
 int main(int argc, char **argv) {
     mu_err err;
     if (mu_failpoints_configure_from_env(&err) != 0) die("failpoints", &err);
+    const char *flush_every = getenv("WAL_DRIVER_FLUSH_EVERY");
+    if (flush_every != NULL) driver_flush_every = (unsigned)atoi(flush_every);
+    const char *stage = getenv("WAL_DRIVER_STAGE");
+    driver_stage = stage != NULL && strcmp(stage, "1") == 0;
     const char *flush_rows = getenv("WAL_DRIVER_FLUSH_ROWS");
     if (flush_rows != NULL) driver_flush_rows = strtoull(flush_rows, NULL, 10);
     const char *base = getenv("WAL_DRIVER_THREAD_BASE");

@@ -3,6 +3,7 @@ query in the body or ?query=, INSERT data in the body, TabSeparated answers,
 ClickHouse's error bodies and codes, GET as read-only, query parameters,
 durability of acknowledged inserts across a restart."""
 
+import os
 import signal
 
 import requests
@@ -97,6 +98,59 @@ def test_inserted_rows_survive_restart():
     finally:
         s.stop()
         s.cleanup()
+
+
+def test_large_insert_is_atomic():
+    """An INSERT of several 65,536-row batches stores everything or nothing:
+    a bad row near its end fails it with the row number and leaves the table
+    as it was; a good one shows every row at once, survives kill -9, and a
+    retry with its insert_deduplication_token stores nothing twice. With
+    flush_rows 50,000 the insert writes staged parts before its commit."""
+    import glob
+    s = MusclesServer(env={"MUSCLES_STORAGE_FLUSH_ROWS": "50000"}).start()
+    url = f"http://127.0.0.1:{s.port}/"
+    try:
+        ok(s, "CREATE TABLE a (k UInt64, v String) ENGINE = MergeTree PARTITION BY k % 4 "
+              "ORDER BY k")
+        ok(s, "INSERT INTO a VALUES (1000000, 'before')")
+        rows = 300000
+        good = "".join(f"{i}\tv{i}\n" for i in range(rows)).encode()
+        bad = good.replace(b"\n290000\t", b"\nnot-a-number\t", 1)
+        r = requests.post(url, params={"query": "INSERT INTO a FORMAT TabSeparated"}, data=bad)
+        assert r.status_code != 200
+        assert "row 290001" in r.text and "not-a-number" in r.text, r.text
+        assert ok(s, "SELECT count() FROM a") == "1\n"
+        staged = glob.glob(os.path.join(s.data_dir, "parts", "*", "stage", "*"))
+        assert staged == [], staged  # the failed insert's staged parts are gone
+        params = {"query": "INSERT INTO a FORMAT TabSeparated",
+                  "insert_deduplication_token": "big-1"}
+        r = requests.post(url, params=params, data=good)
+        assert r.status_code == 200, r.text
+        assert ok(s, "SELECT count(), sum(k) FROM a WHERE k < 1000000") == \
+            f"{rows}\t{rows * (rows - 1) // 2}\n"
+        s.stop(signum=signal.SIGKILL)
+        s.log_file.close()
+        s.start()
+        assert ok(s, "SELECT count(), uniqExact(v) FROM a") == f"{rows + 1}\t{rows + 1}\n"
+        r = requests.post(url, params=params, data=good)  # the retry
+        assert r.status_code == 200, r.text
+        assert ok(s, "SELECT count() FROM a") == f"{rows + 1}\n"
+    finally:
+        s.stop()
+        s.cleanup()
+
+
+def test_insert_query_and_megabytes_of_data_in_the_body(server):
+    """The query text at the start of the body, then data far past the 1 MiB
+    the server reads before executing: the head is cut at 1 MiB whatever
+    sizes the reads return, and the rest streams."""
+    ok(server, "CREATE TABLE body_data (k UInt64, v String) ENGINE = MergeTree ORDER BY k")
+    for attempt in range(3):
+        data = "".join(f"{i}\tvalue-{i}-{attempt}\n" for i in range(200000))
+        body = ("INSERT INTO body_data FORMAT TabSeparated\n" + data).encode()
+        r = requests.post(f"http://127.0.0.1:{server.port}/", data=body)
+        assert r.status_code == 200, r.text
+    assert ok(server, "SELECT count(), uniqExact(v) FROM body_data") == "600000\t600000\n"
 
 
 def test_sessions_keep_settings_and_database(server):
