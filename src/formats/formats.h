@@ -1,10 +1,12 @@
-/* formats.h: the interface of the text formats module: writers that
+/* formats.h: the interface of the formats module: writers that
  * append a ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse
  * renders TabSeparated, TabSeparatedRaw, TabSeparatedWithNames[AndTypes],
  * CSV, CSVWithNames[AndTypes] and JSONEachRow, and a streaming reader that
  * parses TabSeparated / CSV (and WithNames variants) input, fed chunk by
- * chunk, into the columns of a caller-supplied ty_batch.
- * Byte-level rules: docs reference clickhouse-compat.md section 2.
+ * chunk, into the columns of a caller-supplied ty_batch. fmt_writer also
+ * writes the JSON, Pretty, binary (RowBinary, Native) and Arrow families.
+ * Byte-level rules: docs reference clickhouse-compat.md section 2 and
+ * src/formats/README.md.
  */
 #ifndef MUSCLES_FORMATS_H
 #define MUSCLES_FORMATS_H
