@@ -344,7 +344,9 @@ await step('LowCardinality as dictionary: deltas across record batches', async (
   for (let k = 0; k < 150000; k++) {
     lines.push(JSON.stringify({ k, a: [`v${k % 100000}`, 'same'], n: [k % 3 ? `w${k % 5}` : null] }));
   }
-  await run(`INSERT INTO arrow_lc FORMAT JSONEachRow\n${lines.join('\n')}`);
+  const r = await fetch(`${url}/?${new URLSearchParams({ query: 'INSERT INTO arrow_lc FORMAT JSONEachRow' })}`,
+    { method: 'POST', body: lines.join('\n') });
+  assert.equal(r.status, 200, await r.text());
   for (const format of ['ArrowStream', 'Arrow']) {
     const bytes = await arrowBytes('SELECT k, a, n FROM arrow_lc ORDER BY k', format,
       { output_format_arrow_low_cardinality_as_dictionary: 1 });
