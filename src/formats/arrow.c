@@ -601,7 +601,8 @@ static int enc_values(fmt_writer *w, arrow_writer *st, arrow_body *b, const ty_c
     case TY_BOOL: case TY_DATETIME64: case TY_DECIMAL:
         return enc_converted(st, b, c, t, rows, err);
     case TY_DATE:
-        if (w->opt.arrow_date_as_uint16) return body_buffer(b, c->values.data, (size_t)rows * 2, err);
+        if (w->opt.arrow_date_as_uint16)
+            return body_buffer(b, c->values.data, (size_t)rows * 2, err);
         return enc_converted(st, b, c, t, rows, err);
     case TY_STRING:
         rc = enc_offsets(st, b, c, rows, err);
@@ -679,7 +680,8 @@ static int enc_column(fmt_writer *w, arrow_writer *st, arrow_body *b, const ty_c
         return enc_low_cardinality_values(w, st, b, c, rows, depth, err);
     }
     int rc = body_node(b, rows, c->nullable ? c->validity.data : NULL, err);
-    return rc != 0 ? rc : enc_values(w, st, b, c, ty_type_strip_nullable(c->type), rows, depth, err);
+    if (rc != 0) return rc;
+    return enc_values(w, st, b, c, ty_type_strip_nullable(c->type), rows, depth, err);
 }
 
 /* ================================================================== */
@@ -830,7 +832,8 @@ static int arrow_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu
     fmt__fb_ref schema = fb_schema(w, st, err);
     fmt__fb_ref blocks[2];
     for (unsigned k = 0; k < 2; k++)
-        blocks[k] = fmt__fb_vector_raw(fb, st->blocks[k], st->block_count[k], sizeof(arrow_block), 8);
+        blocks[k] = fmt__fb_vector_raw(fb, st->blocks[k], st->block_count[k],
+                                       sizeof(arrow_block), 8);
     if (schema == 0) return fb->rc != 0 ? fb->rc : MU_ENOMEM;
     fmt__fb_table_start(fb);
     fmt__fb_add_i16(fb, 0, ARROW_V5);
