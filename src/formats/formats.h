@@ -1,10 +1,12 @@
-/* formats.h: the interface of the text formats module: writers that
+/* formats.h: the interface of the formats module: writers that
  * append a ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse
  * renders TabSeparated, TabSeparatedRaw, TabSeparatedWithNames[AndTypes],
  * CSV, CSVWithNames[AndTypes] and JSONEachRow, and a streaming reader that
  * parses TabSeparated / CSV (and WithNames variants) input, fed chunk by
- * chunk, into the columns of a caller-supplied ty_batch.
- * Byte-level rules: docs reference clickhouse-compat.md section 2.
+ * chunk, into the columns of a caller-supplied ty_batch. fmt_writer also
+ * writes the JSON, Pretty, binary (RowBinary, Native) and Arrow families.
+ * Byte-level rules: docs reference clickhouse-compat.md section 2 and
+ * src/formats/README.md.
  */
 #ifndef MUSCLES_FORMATS_H
 #define MUSCLES_FORMATS_H
@@ -43,6 +45,8 @@ typedef enum fmt_kind {
     FMT_ROW_BINARY_WITH_NAMES,
     FMT_ROW_BINARY_WITH_NAMES_AND_TYPES,
     FMT_NATIVE,
+    FMT_ARROW,                     /* Arrow IPC file format (arrow.c) */
+    FMT_ARROW_STREAM,              /* Arrow IPC streaming format (arrow.c) */
     FMT_KIND_COUNT
 } fmt_kind;
 
@@ -70,11 +74,36 @@ int fmt_write_footer(fmt_kind kind, mu_buf *out, mu_err *err);
 /* Stateful output: one result (header, rows in batches, totals, end)  */
 /* ------------------------------------------------------------------ */
 
+/* Body compression of Arrow / ArrowStream (output_format_arrow_compression_method). */
+typedef enum fmt_arrow_compression {
+    FMT_ARROW_COMPRESSION_NONE,
+    FMT_ARROW_COMPRESSION_LZ4_FRAME,  /* ClickHouse's default */
+    FMT_ARROW_COMPRESSION_ZSTD,
+} fmt_arrow_compression;
+
+/* Writer options; each field is the ClickHouse setting of the same name.
+ * Start from fmt_output_options_default (a zeroed struct is not the
+ * defaults for the Arrow fields). */
 typedef struct fmt_output_options {
     bool quote_64bit_integers;    /* JSON: (U)Int64 as strings (ClickHouse's default: true) */
     bool decimal_trailing_zeros;  /* output_format_decimal_trailing_zeros */
     uint64_t client_protocol_version; /* Native: the client's revision (0: plain blocks) */
+    /* Arrow / ArrowStream: output_format_arrow_* (defaults of current ClickHouse). */
+    fmt_arrow_compression arrow_compression;     /* compression_method: lz4_frame */
+    bool arrow_string_as_string;                  /* String as Utf8, not Binary: true */
+    bool arrow_fixed_string_as_fixed_byte_array;  /* FixedString as FixedSizeBinary: true */
+    bool arrow_low_cardinality_as_dictionary;     /* dictionary-encoded fields: false */
+    bool arrow_use_signed_indexes_for_dictionary; /* Int32/64 indexes, not UInt: true */
+    bool arrow_use_64_bit_indexes_for_dictionary; /* 64-bit indexes, not 32: false */
+    bool arrow_date_as_uint16;                    /* Date as UInt16, not Date32: false */
+    bool arrow_unsupported_types_as_binary;       /* Nothing as Binary, not an error: true */
+    /* UUID without the arrow.uuid extension metadata (chdb's setting, not in
+     * ClickHouse 26.x; for readers such as polars that refuse the extension): false */
+    bool arrow_uuid_as_fixed_byte_array;
 } fmt_output_options;
+
+/* ClickHouse's defaults for every option. */
+void fmt_output_options_default(fmt_output_options *opt);
 
 /* What the JSON formats print after the rows ("rows", "statistics"). */
 typedef struct fmt_result_info {

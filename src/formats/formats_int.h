@@ -40,6 +40,7 @@ const fmt__writer_vt *fmt__writer_text(fmt_kind kind);    /* TSV, CSV, JSONEachR
 const fmt__writer_vt *fmt__writer_json(fmt_kind kind);    /* json.c */
 const fmt__writer_vt *fmt__writer_pretty(fmt_kind kind);  /* pretty.c: Pretty*, Vertical, Markdown, TSKV, Values, Null */
 const fmt__writer_vt *fmt__writer_binary(fmt_kind kind);  /* binary.c: RowBinary*, Native */
+const fmt__writer_vt *fmt__writer_arrow(fmt_kind kind);   /* arrow.c: Arrow, ArrowStream */
 
 /* ---- readers of the kinds after TSV/CSV -------------------------------- */
 

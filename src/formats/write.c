@@ -50,6 +50,8 @@ static const fmt_alias fmt_aliases[] = {
     {"RowBinaryWithNames", FMT_ROW_BINARY_WITH_NAMES},
     {"RowBinaryWithNamesAndTypes", FMT_ROW_BINARY_WITH_NAMES_AND_TYPES},
     {"Native", FMT_NATIVE},
+    {"Arrow", FMT_ARROW},
+    {"ArrowStream", FMT_ARROW_STREAM},
 };
 
 fmt_kind fmt_find(const char *name) {

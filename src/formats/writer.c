@@ -46,6 +46,7 @@ static const fmt__writer_vt *writer_find(fmt_kind kind) {
     if (vt == NULL) vt = fmt__writer_json(kind);
     if (vt == NULL) vt = fmt__writer_pretty(kind);
     if (vt == NULL) vt = fmt__writer_binary(kind);
+    if (vt == NULL) vt = fmt__writer_arrow(kind);
     return vt;
 }
 
@@ -61,6 +62,7 @@ const char *fmt_content_type(fmt_kind kind) {
         return "application/x-ndjson; charset=UTF-8";
     case FMT_ROW_BINARY: case FMT_ROW_BINARY_WITH_NAMES: case FMT_ROW_BINARY_WITH_NAMES_AND_TYPES:
     case FMT_NATIVE:
+    case FMT_ARROW: case FMT_ARROW_STREAM: /* ClickHouse's ArrowBlockOutputFormat */
         return "application/octet-stream";
     case FMT_TSV: case FMT_TSV_RAW: case FMT_TSV_WITH_NAMES: case FMT_TSV_WITH_NAMES_AND_TYPES:
     case FMT_TSKV:
@@ -68,6 +70,17 @@ const char *fmt_content_type(fmt_kind kind) {
     default:
         return "text/plain; charset=UTF-8";
     }
+}
+
+void fmt_output_options_default(fmt_output_options *opt) {
+    MU_ASSERT(opt != NULL);
+    memset(opt, 0, sizeof(*opt));
+    opt->quote_64bit_integers = true;
+    opt->arrow_compression = FMT_ARROW_COMPRESSION_LZ4_FRAME;
+    opt->arrow_string_as_string = true;
+    opt->arrow_fixed_string_as_fixed_byte_array = true;
+    opt->arrow_use_signed_indexes_for_dictionary = true;
+    opt->arrow_unsupported_types_as_binary = true;
 }
 
 int fmt_writer_create(fmt_kind kind, const fmt_output_options *opt, fmt_writer **out,
@@ -82,7 +95,7 @@ int fmt_writer_create(fmt_kind kind, const fmt_output_options *opt, fmt_writer *
     w->kind = kind;
     w->vt = vt;
     if (opt) w->opt = *opt;
-    else w->opt.quote_64bit_integers = true;
+    else fmt_output_options_default(&w->opt);
     *out = w;
     return 0;
 }

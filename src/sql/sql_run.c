@@ -5,9 +5,11 @@
  */
 #include "sql/query_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* ---- output ---------------------------------------------------------------- */
@@ -84,10 +86,64 @@ static int run_totals(sql_query *q, fmt_writer *w, mu_buf *buf, mu_err *err) {
     return rc;
 }
 
+/* A Bool setting: 0/1 or false/true (any case), else BAD_ARGUMENTS. */
+static int run_setting_bool(const sql_query *q, const char *name, bool *value, mu_err *err) {
+    const char *v = sql_session_get(q->session, name);
+    if (v == NULL) return 0;
+    if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) *value = true;
+    else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) *value = false;
+    else return MU_ERR(err, MU_EINVAL, "Setting %s: cannot parse '%s' as Bool", name, v);
+    return 0;
+}
+
+/* The writer options from the session's output_format_* settings. */
+static int run_output_options(const sql_query *q, const sql_io *io, fmt_output_options *opt,
+                              mu_err *err) {
+    static const struct { const char *name; size_t field; } bools[] = {
+        {"output_format_json_quote_64bit_integers",
+         offsetof(fmt_output_options, quote_64bit_integers)},
+        {"output_format_decimal_trailing_zeros",
+         offsetof(fmt_output_options, decimal_trailing_zeros)},
+        {"output_format_arrow_string_as_string",
+         offsetof(fmt_output_options, arrow_string_as_string)},
+        {"output_format_arrow_fixed_string_as_fixed_byte_array",
+         offsetof(fmt_output_options, arrow_fixed_string_as_fixed_byte_array)},
+        {"output_format_arrow_low_cardinality_as_dictionary",
+         offsetof(fmt_output_options, arrow_low_cardinality_as_dictionary)},
+        {"output_format_arrow_use_signed_indexes_for_dictionary",
+         offsetof(fmt_output_options, arrow_use_signed_indexes_for_dictionary)},
+        {"output_format_arrow_use_64_bit_indexes_for_dictionary",
+         offsetof(fmt_output_options, arrow_use_64_bit_indexes_for_dictionary)},
+        {"output_format_arrow_date_as_uint16",
+         offsetof(fmt_output_options, arrow_date_as_uint16)},
+        {"output_format_arrow_unsupported_types_as_binary",
+         offsetof(fmt_output_options, arrow_unsupported_types_as_binary)},
+        {"output_format_arrow_uuid_as_fixed_byte_array",
+         offsetof(fmt_output_options, arrow_uuid_as_fixed_byte_array)},
+    };
+    fmt_output_options_default(opt);
+    opt->client_protocol_version = io->client_protocol_version;
+    for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++) {
+        int rc = run_setting_bool(q, bools[i].name, (bool *)((char *)opt + bools[i].field), err);
+        if (rc != 0) return rc;
+    }
+    const char *method = sql_session_get(q->session, "output_format_arrow_compression_method");
+    if (method == NULL || strcmp(method, "lz4_frame") == 0)
+        opt->arrow_compression = FMT_ARROW_COMPRESSION_LZ4_FRAME;
+    else if (strcmp(method, "zstd") == 0)
+        opt->arrow_compression = FMT_ARROW_COMPRESSION_ZSTD;
+    else if (strcmp(method, "none") == 0)
+        opt->arrow_compression = FMT_ARROW_COMPRESSION_NONE;
+    else
+        return MU_ERR(err, MU_EINVAL, "Unexpected value of ArrowCompression: '%s'. Must be one "
+                      "of ['lz4_frame', 'zstd', 'none']", method);
+    return 0;
+}
+
 int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err) {
     fmt_kind kind = fmt_find(format);
     if (kind == FMT_UNKNOWN) {
-        static const char *later[] = {"Arrow", "ArrowStream", "Parquet", "ORC", "Avro",
+        static const char *later[] = {"Parquet", "ORC", "Avro",
                                       "CapnProto", "Protobuf", "MsgPack", "XML", "Template",
                                       "CustomSeparated", "LineAsString", "RawBLOB"};
         for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
@@ -99,12 +155,9 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
     /* Null: the query runs, nothing is written. */
     bool null_format = kind == FMT_NULL;
     fmt_writer *w = NULL;
-    const char *quote = sql_session_get(q->session, "output_format_json_quote_64bit_integers");
-    const char *zeros = sql_session_get(q->session, "output_format_decimal_trailing_zeros");
-    fmt_output_options opt = {.quote_64bit_integers = quote == NULL || strcmp(quote, "0") != 0,
-                              .decimal_trailing_zeros = zeros != NULL && strcmp(zeros, "1") == 0,
-                              .client_protocol_version = io->client_protocol_version};
-    int rc = null_format ? 0 : fmt_writer_create(kind, &opt, &w, err);
+    fmt_output_options opt;
+    int rc = run_output_options(q, io, &opt, err);
+    if (rc == 0 && !null_format) rc = fmt_writer_create(kind, &opt, &w, err);
     if (rc != 0) return rc;
     mu_buf buf;
     mu_buf_init(&buf, 0);
