@@ -27,6 +27,8 @@ typedef struct exec_context {
     const char *database;        /* currentDatabase() */
     const char *version;         /* version() */
     const char *hostname;        /* hostName() */
+    const char *display_name;    /* displayName(); NULL: hostname */
+    uint32_t revision;           /* revision(): the client protocol revision answered */
     const char *user;            /* currentUser(); NULL: "default" */
     int64_t uptime_s;            /* uptime() */
     mu_mem_tracker *tracker;     /* the query's memory; may be NULL */

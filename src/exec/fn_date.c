@@ -952,6 +952,17 @@ static const date_unit_name date_interval_units[] = {
     {"yy", DATE_UNIT_YEAR},         {"sql_tsi_year", DATE_UNIT_YEAR},
 };
 
+/* toStartOfInterval's sub-second kinds, for DateTime64 only (ClickHouse's
+ * parser spellings; date_add and the others do not take them yet). */
+static const date_unit_name date_subsecond_units[] = {
+    {"millisecond", DATE_UNIT_MILLISECOND}, {"milliseconds", DATE_UNIT_MILLISECOND},
+    {"ms", DATE_UNIT_MILLISECOND},          {"sql_tsi_millisecond", DATE_UNIT_MILLISECOND},
+    {"microsecond", DATE_UNIT_MICROSECOND}, {"microseconds", DATE_UNIT_MICROSECOND},
+    {"mcs", DATE_UNIT_MICROSECOND},         {"sql_tsi_microsecond", DATE_UNIT_MICROSECOND},
+    {"nanosecond", DATE_UNIT_NANOSECOND},   {"nanoseconds", DATE_UNIT_NANOSECOND},
+    {"ns", DATE_UNIT_NANOSECOND},           {"sql_tsi_nanosecond", DATE_UNIT_NANOSECOND},
+};
+
 static date_unit date_unit_find(const date_unit_name *names, size_t count, const char *text,
                                 size_t bytes) {
     for (size_t i = 0; i < count; i++)
@@ -1023,6 +1034,9 @@ static int date_interval_args(exec_call *call, date_unit *unit_out, int64_t *n_o
     *unit_out = date_unit_find(date_interval_units, MU_ARRAY_LEN(date_interval_units), text,
                                bytes);
     if (*unit_out == DATE_UNIT_NONE)
+        *unit_out = date_unit_find(date_subsecond_units, MU_ARRAY_LEN(date_subsecond_units),
+                                   text, bytes);
+    if (*unit_out == DATE_UNIT_NONE)
         return MU_ERR(err, MU_EINVAL, "Unknown interval unit '%s' of function %s",
                       date_unit_text(text, bytes, tn, 64), name);
     if (*n_out <= 0)
@@ -1036,11 +1050,68 @@ static int date_interval_args(exec_call *call, date_unit *unit_out, int64_t *n_o
     return 0;
 }
 
+/* toStartOfInterval(DateTime64, INTERVAL n MILLISECOND | MICROSECOND |
+ * NANOSECOND): DateTime64(3 | 6 | 9) rounded down (towards minus
+ * infinity) to a multiple of n units since the epoch, whatever the input
+ * precision; a value that does not fit the finer unit is DECIMAL_OVERFLOW
+ * as in ClickHouse. */
+typedef struct date_subsecond_state {
+    int64_t up;    /* multiply the input ticks by this (>= 1) ... */
+    int64_t down;  /* ... or divide them by this (>= 1), rounding down */
+    int64_t n;     /* units per interval */
+} date_subsecond_state;
+
+static int date_kernel_start_subsecond(const exec_call *call, const exec_arg *args,
+                                       uint32_t rows, ty_column *out, mu_err *err) {
+    const date_subsecond_state *st = call->state;
+    int64_t *v = exec__scratch(rows, sizeof(*v), err);
+    if (v == NULL) return err->code;
+    exec__load_i64(&args[0], rows, v);
+    int rc = 0;
+    for (uint32_t i = 0; i < rows && rc == 0; i++) {
+        int64_t t = v[i];
+        bool overflow = __builtin_mul_overflow(t, st->up, &t);
+        int64_t intervals = date_floor_div(date_floor_div(t, st->down), st->n);
+        overflow = overflow || __builtin_mul_overflow(intervals, st->n, &t);
+        if (overflow && !exec_arg_is_null_row(&args[0], i))
+            rc = MU_ERR(err, MU_EDECIMAL_OVERFLOW, "Decimal overflow in %s",
+                        call->function->name);
+        v[i] = overflow ? 0 : t;
+    }
+    if (rc == 0) rc = exec__store_i64(out, v, rows, err);
+    free(v);
+    return rc;
+}
+
+static int date_bind_start_subsecond(exec_call *call, mu_arena *arena, date_unit unit, int64_t n,
+                                     mu_err *err) {
+    ty_kind k = call->arg_types[0]->kind;
+    if (k != TY_DATETIME64)
+        return MU_ERR(err, MU_EILLEGAL_TYPE, "Illegal interval kind for argument data type %s",
+                      date_kind_is_day(k) ? "Date" : "DateTime");
+    date_subsecond_state *st = mu_arena_calloc(arena, 1, sizeof(*st), err);
+    if (st == NULL) return err->code;
+    unsigned precision = unit == DATE_UNIT_MILLISECOND ? 3 : unit == DATE_UNIT_MICROSECOND ? 6 : 9;
+    unsigned from = call->arg_types[0]->precision;
+    st->up = from < precision ? date_pow10(precision - from) : 1;
+    st->down = from > precision ? date_pow10(from - precision) : 1;
+    st->n = n;
+    call->state = st;
+    call->kernel = date_kernel_start_subsecond;
+    date_input in;
+    const char *zone_name;
+    int rc = date_bind_input(call, 3, arena, &in, &zone_name, err);
+    if (rc != 0) return rc;
+    return exec__date_type_datetime64(arena, precision, zone_name, in.tz, &call->result_type,
+                                      err);
+}
+
 static int date_bind_start_of_interval(exec_call *call, mu_arena *arena, mu_err *err) {
     date_unit unit = DATE_UNIT_NONE;
     int64_t n = 0;
     int rc = date_interval_args(call, &unit, &n, err);
     if (rc != 0) return rc;
+    if (unit < DATE_UNIT_SECOND) return date_bind_start_subsecond(call, arena, unit, n, err);
     ty_kind k = call->arg_types[0]->kind;
     bool gives_date = unit >= DATE_UNIT_WEEK;
     if (call->arg_count == 4 && gives_date && date_kind_is_day(k))
@@ -1049,9 +1120,6 @@ static int date_bind_start_of_interval(exec_call *call, mu_arena *arena, mu_err 
                       "only when the 1st argument has the type DateTime or DateTime64",
                       call->function->name, date_unit_titles[unit]);
     if (unit < DATE_UNIT_DAY && date_kind_is_day(k)) return date_error_not_supported(call, k, err);
-    if (unit < DATE_UNIT_SECOND)
-        return MU_ERR(err, MU_ENOT_SUPPORTED, "%s intervals of function %s are not supported",
-                      date_unit_titles[unit], call->function->name);
     date_state *st = date_state_new(call, arena, DATE_OP_START_YEAR, err);
     if (st == NULL) return err->code;
     st->op = date_interval_op(unit, &n);

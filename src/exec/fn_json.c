@@ -1,6 +1,7 @@
 /* fn_json.c: ClickHouse's JSON functions over String documents: JSONHas,
  * JSONLength, JSONType, JSONExtractInt/UInt/Float/Bool/String/Raw,
- * JSONExtractKeys, JSONExtractArrayRaw and isValidJSON.
+ * JSONExtractKeys, JSONExtractArrayRaw and isValidJSON; toJSONString (the
+ * other way: any value to JSON text, through the formats module).
  *
  * A small scanner of our own, no trees: each document is first validated
  * as a whole, as ClickHouse's simdjson parser does (RFC 8259 grammar,
@@ -15,6 +16,7 @@
  * re-serialized compactly, as ClickHouse prints it.
  */
 #include "exec/exec_int.h"
+#include "formats/formats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1132,6 +1134,37 @@ static int json_extract_bind(exec_call *call, mu_arena *arena, mu_err *err) {
 static const exec_function fn_json_extract = {"JSONExtract", EXEC_FN_RESULT_NULLABLE_OK,
                                               json_extract_bind};
 
+/* toJSONString(x): any value as the JSON formats write it (the formats
+ * module's encoder, so the two never differ). A NULL argument gives NULL
+ * (the default NULL handling); NULLs inside arrays and maps are null. */
+static int json_to_string_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                 ty_column *out, mu_err *err) {
+    (void)call;
+    mu_buf text, scratch;
+    mu_buf_init(&text, 0);
+    mu_buf_init(&scratch, 0);
+    int rc = 0;
+    for (uint32_t r = 0; r < rows && rc == 0; r++) {
+        mu_buf_clear(&text);
+        rc = fmt_json_value(args[0].column, exec_arg_row(&args[0], r), &scratch, &text, err);
+        if (rc == 0) rc = ty_column_append_bytes(out, text.data, text.length_bytes, err);
+    }
+    mu_buf_deinit(&scratch);
+    mu_buf_deinit(&text);
+    return rc;
+}
+
+static int json_to_string_bind(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    int rc = exec__check_arg_count(call, 1, 1, err);
+    if (rc != 0) return rc;
+    call->kernel = json_to_string_kernel;
+    call->result_type = ty_type_builtin(TY_STRING);
+    return 0;
+}
+
+static const exec_function fn_to_json_string = {"toJSONString", 0, json_to_string_bind};
+
 #define JSON_FUNCTION(var, fname, fn)                                                     \
     static int var##_bind(exec_call *call, mu_arena *arena, mu_err *err) {                \
         return json_bind_common(call, arena, fn, err);                                    \
@@ -1154,5 +1187,5 @@ JSON_FUNCTION(fn_is_valid_json, "isValidJSON", JFN_VALID);
 const exec_function *const exec__functions_json[] = {
     &fn_json_has,  &fn_json_length, &fn_json_type, &fn_json_int,  &fn_json_uint,
     &fn_json_float, &fn_json_bool,  &fn_json_string, &fn_json_raw, &fn_json_keys,
-    &fn_json_array_raw, &fn_is_valid_json, &fn_json_extract, NULL,
+    &fn_json_array_raw, &fn_is_valid_json, &fn_json_extract, &fn_to_json_string, NULL,
 };

@@ -1,7 +1,7 @@
 /* fn_misc.c: ClickHouse's miscellaneous scalar functions: server facts read
- * from the query context (version, currentDatabase, hostName, uptime,
- * currentUser), type and block introspection (toTypeName, isConstant,
- * blockSize, rowNumberInBlock), pass-through helpers (identity, materialize,
+ * from the query context (version, currentDatabase, hostName, displayName,
+ * uptime, revision, currentUser), type and block introspection (toTypeName,
+ * isConstant, blockSize, rowNumberInBlock), pass-through helpers (identity, materialize,
  * ignore), random values (rand, rand64, generateUUIDv4, randConstant), the
  * bit functions, bin and unbin, the formatReadable* family and throwIf.
  * Formatting follows ClickHouse's src/Common/formatReadable.cpp and
@@ -37,10 +37,13 @@ static int misc_append_zeros(ty_column *out, uint32_t rows, mu_err *err) {
 }
 
 /* ------------------------------------------------------------------ */
-/* Context facts: version, currentDatabase, hostName, currentUser, uptime */
+/* Context facts: version, currentDatabase, hostName, displayName,      */
+/* currentUser, uptime, revision                                        */
 /* ------------------------------------------------------------------ */
 
-typedef enum misc_fact { MISC_VERSION, MISC_DATABASE, MISC_HOSTNAME, MISC_USER } misc_fact;
+typedef enum misc_fact {
+    MISC_VERSION, MISC_DATABASE, MISC_HOSTNAME, MISC_DISPLAY_NAME, MISC_USER
+} misc_fact;
 
 static const char *misc_fact_text(const exec_call *call) {
     const exec_context *ctx = call->ctx;
@@ -49,6 +52,10 @@ static const char *misc_fact_text(const exec_call *call) {
     case MISC_VERSION: text = ctx ? ctx->version : NULL; break;
     case MISC_DATABASE: text = ctx ? ctx->database : NULL; break;
     case MISC_HOSTNAME: text = ctx ? ctx->hostname : NULL; break;
+    /* ClickHouse's display_name defaults to the host name. */
+    case MISC_DISPLAY_NAME:
+        text = ctx ? (ctx->display_name ? ctx->display_name : ctx->hostname) : NULL;
+        break;
     case MISC_USER: text = call->ctx && call->ctx->user ? call->ctx->user : "default"; break;
     }
     return text ? text : "";
@@ -82,6 +89,10 @@ static int misc_bind_hostname(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     return misc_bind_fact(call, MISC_HOSTNAME, err);
 }
+static int misc_bind_display_name(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    return misc_bind_fact(call, MISC_DISPLAY_NAME, err);
+}
 static int misc_bind_user(exec_call *call, mu_arena *arena, mu_err *err) {
     (void)arena;
     return misc_bind_fact(call, MISC_USER, err);
@@ -104,6 +115,29 @@ static int misc_bind_uptime(exec_call *call, mu_arena *arena, mu_err *err) {
     int rc = exec__check_arg_count(call, 0, 0, err);
     if (rc != 0) return rc;
     call->kernel = misc_uptime_kernel;
+    call->result_type = ty_type_builtin(TY_UINT32);
+    return 0;
+}
+
+/* revision(): UInt32. clickhouse-go's HTTP transport decodes every later
+ * Native answer at the revision this returns, so it must be the client
+ * protocol revision whose Native layout the server writes. */
+static int misc_revision_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
+                                ty_column *out, mu_err *err) {
+    (void)args;
+    uint32_t value = call->ctx ? call->ctx->revision : 0;
+    uint32_t *at;
+    int rc = ty_column_append_fixed_uninit(out, rows, (void **)&at, err);
+    if (rc != 0) return rc;
+    for (uint32_t r = 0; r < rows; r++) at[r] = value;
+    return 0;
+}
+
+static int misc_bind_revision(exec_call *call, mu_arena *arena, mu_err *err) {
+    (void)arena;
+    int rc = exec__check_arg_count(call, 0, 0, err);
+    if (rc != 0) return rc;
+    call->kernel = misc_revision_kernel;
     call->result_type = ty_type_builtin(TY_UINT32);
     return 0;
 }
@@ -1160,7 +1194,9 @@ MISC_FN(misc_hostname, "hostname", 0, misc_bind_hostname);
 MISC_FN(misc_current_user, "currentUser", 0, misc_bind_user);
 MISC_FN(misc_user, "user", MISC_CI, misc_bind_user);
 MISC_FN(misc_current_user_alias, "current_user", MISC_CI, misc_bind_user);
+MISC_FN(misc_display_name, "displayName", 0, misc_bind_display_name);
 MISC_FN(misc_uptime, "uptime", EXEC_FN_NOT_DETERMINISTIC, misc_bind_uptime);
+MISC_FN(misc_revision, "revision", 0, misc_bind_revision);
 MISC_FN(misc_to_type_name, "toTypeName", EXEC_FN_NULLS_CUSTOM, misc_bind_type_name);
 MISC_FN(misc_is_constant, "isConstant", EXEC_FN_NULLS_CUSTOM, misc_bind_is_constant);
 MISC_FN(misc_ignore, "ignore", EXEC_FN_NULLS_CUSTOM, misc_bind_ignore);
@@ -1201,5 +1237,6 @@ const exec_function *const exec__functions_misc[] = {
     &misc_uuid_v4,       &misc_bit_and,          &misc_bit_or,           &misc_bit_xor,
     &misc_bit_not,       &misc_bit_shl,          &misc_bit_shr,          &misc_bit_count,
     &misc_readable_size, &misc_readable_decimal, &misc_readable_quantity, &misc_readable_delta,
-    &misc_throw_if,      &misc_bin,              &misc_unbin,            NULL,
+    &misc_throw_if,      &misc_bin,              &misc_unbin,            &misc_display_name,
+    &misc_revision,      NULL,
 };

@@ -70,9 +70,22 @@ int fmt_write_rows(fmt_kind kind, const ty_batch *batch, mu_buf *out, mu_err *er
 /* Appends what ends a result; nothing for the kinds above. */
 int fmt_write_footer(fmt_kind kind, mu_buf *out, mu_err *err);
 
+/* Appends one value of column c as JSONEachRow writes it (compact;
+ * 64-bit integers quoted, nan/inf null, maps as objects with string keys,
+ * NULL null): ClickHouse's toJSONString. scratch is working space. */
+int fmt_json_value(const ty_column *c, uint32_t row, mu_buf *scratch, mu_buf *out, mu_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Stateful output: one result (header, rows in batches, totals, end)  */
 /* ------------------------------------------------------------------ */
+
+/* The client protocol revision muscles answers as: revision() returns it,
+ * and clickhouse-go's HTTP transport decodes every later Native answer at
+ * that value. The Native writer follows the client's revision up to here
+ * (BlockInfo from 1, DateTime zones from 54337, LowCardinality from 54405,
+ * the custom-serialization byte from 54454); no revision from 54454 to
+ * 54460 changes a Native block. */
+#define FMT_NATIVE_REVISION 54460u
 
 /* Body compression of Arrow / ArrowStream (output_format_arrow_compression_method). */
 typedef enum fmt_arrow_compression {

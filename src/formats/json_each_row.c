@@ -112,6 +112,11 @@ static int fj_value(const ty_column *c, uint32_t row, unsigned flags, mu_buf *sc
     }
 }
 
+int fmt_json_value(const ty_column *c, uint32_t row, mu_buf *scratch, mu_buf *out, mu_err *err) {
+    MU_ASSERT(row < ty_column_row_count(c));
+    return fj_value(c, row, 0, scratch, out, err);
+}
+
 int fmt__write_json_each_row(const ty_batch *batch, unsigned flags, mu_buf *out, mu_err *err) {
     uint32_t rows = ty_batch_visible_rows(batch);
     mu_buf scratch;

@@ -113,7 +113,7 @@ static int query_send_headers(query_exchange *x, const char *content_type, int64
     size_t n = 0;
     if (x->encoder) fields[n++] = (http_field){"Content-Encoding", http_coding_name(x->response_coding)};
     fields[n++] = (http_field){"X-ClickHouse-Query-Id", x->io->query_id_out};
-    fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", "muscles"};
+    fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", SERVER_DISPLAY_NAME};
     if (x->has_output) {
         fields[n++] = (http_field){"X-ClickHouse-Format", x->format_header};
         fields[n++] = (http_field){"X-ClickHouse-Timezone", x->timezone};

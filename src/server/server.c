@@ -147,6 +147,7 @@ int server_run(const cfg_settings *cfg, mu_err *err) {
         snprintf(query.hostname, sizeof(query.hostname), "localhost");
     query.engine.version = MUSCLES_VERSION;
     query.engine.hostname = query.hostname;
+    query.engine.display_name = SERVER_DISPLAY_NAME;
     query.engine.start_time_s = (int64_t)time(NULL);
     rc = server__users_load(cfg->security_users_file, &query.users, err);
     if (rc != 0) goto fail;

@@ -50,6 +50,10 @@ int server__users_authenticate(const server_users *u, const char *name, const ch
 /* True (and the user's name) when some user has no password. */
 bool server__users_insecure(const server_users *u, const char **name_out);
 
+/* displayName() and X-ClickHouse-Server-Display-Name (ClickHouse's
+ * display_name; tests recognise muscles by it). */
+#define SERVER_DISPLAY_NAME "muscles"
+
 /* What the query handler shares with server_run: the storage once open
  * (NULL before: queries answer 503), the engine description, sessions. */
 typedef struct server_query_state {

@@ -293,12 +293,14 @@ int sql__string_literal(sql_parser *p, sql_str *out) {
     return p->rc;
 }
 
-/* name = expr [, name = expr ...]; the SETTINGS keyword is already consumed. */
+/* name = expr [, name = expr ...]; the SETTINGS keyword is already consumed.
+ * A setting name may be a keyword: SETTINGS limit = 10, offset = 5. */
 int sql__settings(sql_parser *p, sql_list *out) {
     do {
         sql_node *s = sql__node(p, SQL_SETTING, p->tok.offset);
         if (s == NULL) return p->rc;
-        int rc = sql__ident_word(p, "setting name", &s->setting.name);
+        int rc = p->tok.kind == SQL_TOK_WORD ? sql__ident_after_dot(p, &s->setting.name)
+                                             : sql__ident_word(p, "setting name", &s->setting.name);
         if (rc == 0) rc = sql__expect(p, SQL_TOK_EQ);
         if (rc == 0) rc = sql__expr(p, &s->setting.value);
         if (rc < 0) return rc;

@@ -340,6 +340,7 @@ typedef struct sql_engine {
     struct storage *storage;
     const char *version;       /* version() and error bodies */
     const char *hostname;      /* hostName() */
+    const char *display_name;  /* displayName(), X-ClickHouse-Server-Display-Name; NULL: hostname */
     int64_t start_time_s;      /* uptime() counts from here */
     sql_activity *activity;    /* may be NULL (tools, tests) */
 } sql_engine;

@@ -6,6 +6,7 @@
 #include "sql/query_int.h"
 
 #include <stddef.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,6 +355,44 @@ int sql__check_database(const sql_query *q, const char *db, mu_err *err) {
 
 /* ---- sql_execute ---------------------------------------------------------------- */
 
+static int run_setting_u64(const sql_session *s, const char *name, uint64_t *out, mu_err *err) {
+    const char *text = sql_session_get(s, name);
+    *out = 0;
+    if (text == NULL || text[0] == 0) return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] == '-' || errno != 0 || end == text || *end != 0)
+        return MU_ERR(err, MU_EPARSE, "Cannot parse value '%s' of setting %s as UInt64", text,
+                      name);
+    *out = v;
+    return 0;
+}
+
+/* The settings limit and offset cut a SELECT's result as if the query
+ * were wrapped in SELECT * FROM (query) LIMIT limit OFFSET offset, as in
+ * ClickHouse since 21.1. Grafana sends limit=<row limit> with every
+ * request when its row limit is on. */
+static int run_limit_settings(sql_query *q, sql_operator **op, mu_err *err) {
+    uint64_t limit, offset;
+    int rc = run_setting_u64(q->session, "limit", &limit, err);
+    if (rc == 0) rc = run_setting_u64(q->session, "offset", &offset, err);
+    if (rc != 0) {
+        sql__op_destroy(*op);
+        *op = NULL;
+        return rc;
+    }
+    if (limit == 0 && offset == 0) return 0;
+    /* sql__op_limit takes the input: on failure it is already destroyed. */
+    rc = sql__op_limit(q, *op, limit ? limit : UINT64_MAX, offset, op, err);
+    if (rc != 0) {
+        *op = NULL;
+        return rc;
+    }
+    if (q->limit_op == NULL) q->limit_op = *op;
+    return 0;
+}
+
 static int run_statement(sql_query *q, const sql_node *stmt, const char *text, size_t text_bytes,
                          sql_io *io, mu_err *err) {
     const char *default_format = io->default_format ? io->default_format : "TabSeparated";
@@ -370,6 +409,7 @@ static int run_statement(sql_query *q, const sql_node *stmt, const char *text, s
         q->session = &local;
         sql_operator *op;
         int rc = sql__plan_query(q, stmt, &op, err);
+        if (rc == 0) rc = run_limit_settings(q, &op, err);
         if (rc == 0) {
             snprintf(format, sizeof(format), "%.*s",
                      (int)(stmt->query.format.ptr ? stmt->query.format.length : strlen(default_format)),
@@ -476,6 +516,8 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     q.ctx.database = session->database;
     q.ctx.version = engine->version;
     q.ctx.hostname = engine->hostname;
+    q.ctx.display_name = engine->display_name;
+    q.ctx.revision = FMT_NATIVE_REVISION;
     q.ctx.user = io->user ? io->user : "default";
     q.ctx.uptime_s = now.tv_sec - engine->start_time_s;
     const char *mbs = sql_session_get(session, "max_block_size");

@@ -771,6 +771,47 @@ static const sql_node *select_resolve_item(const sql_node *n, const sql_list *it
     return n;
 }
 
+/* One ORDER BY key. A tuple sorts as its elements one after another with
+ * the tuple's direction (tuples compare element by element): ORDER BY
+ * (a, b) DESC is ORDER BY a DESC, b DESC. Grafana's logs query builder
+ * writes ORDER BY (TimestampTime, timestamp) DESC. */
+typedef struct select_order_key {
+    const sql_node *expr;
+    bool desc;
+    sql_nulls nulls;
+} select_order_key;
+
+static bool select_order_is_tuple(const sql_node *e) {
+    return e->kind == SQL_TUPLE && e->alias.ptr == NULL;
+}
+
+static int select_order_keys(sql_query *q, const sql_list *order_by, select_order_key **out,
+                             size_t *count_out, mu_err *err) {
+    size_t n = 0;
+    for (size_t i = 0; i < order_by->count; i++) {
+        const sql_node *e = order_by->items[i]->order_item.expr;
+        n += select_order_is_tuple(e) ? e->array.items.count : 1;
+    }
+    select_order_key *keys = mu_arena_calloc(q->arena, n + 1, sizeof(*keys), err);
+    if (keys == NULL) return err->code;
+    size_t k = 0;
+    for (size_t i = 0; i < order_by->count; i++) {
+        const sql_node *oi = order_by->items[i];
+        const sql_node *e = oi->order_item.expr;
+        bool tuple = select_order_is_tuple(e);
+        size_t parts = tuple ? e->array.items.count : 1;
+        for (size_t j = 0; j < parts; j++) {
+            keys[k].expr = tuple ? e->array.items.items[j] : e;
+            keys[k].desc = oi->order_item.desc;
+            keys[k++].nulls = oi->order_item.nulls;
+        }
+    }
+    MU_ASSERT(k == n);
+    *out = keys;
+    *count_out = n;
+    return 0;
+}
+
 typedef struct select_list {
     exec_expr **exprs;
     const char **names;
@@ -996,7 +1037,10 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
     }
 
     /* ORDER BY and LIMIT BY expressions: reuse a SELECT item or add a hidden one. */
-    size_t no = sel->select.order_by.count, nlb = sel->select.limit_by.count;
+    select_order_key *order_keys = NULL;
+    size_t no = 0, nlb = sel->select.limit_by.count;
+    rc = select_order_keys(q, &sel->select.order_by, &order_keys, &no, err);
+    if (rc != 0) goto fail;
     sql_sort_key *sort_keys = mu_arena_calloc(q->arena, no + 1, sizeof(*sort_keys), err);
     uint32_t *limit_by_cols = mu_arena_calloc(q->arena, nlb + 1, sizeof(*limit_by_cols), err);
     if (!sort_keys || !limit_by_cols) {
@@ -1004,8 +1048,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
         goto fail;
     }
     for (size_t i = 0; i < no + nlb; i++) {
-        const sql_node *item = i < no ? sel->select.order_by.items[i]->order_item.expr
-                                      : sel->select.limit_by.items[i - no];
+        const sql_node *item = i < no ? order_keys[i].expr : sel->select.limit_by.items[i - no];
         const sql_node *resolved = select_resolve_item(item, &sel->select.columns);
         const char *text;
         rc = sql__expr_text(resolved, q->arena, &text, err);
@@ -1025,10 +1068,9 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
             col = list.count - 1;
         }
         if (i < no) {
-            const sql_node *oi = sel->select.order_by.items[i];
             sort_keys[i].column = col;
-            sort_keys[i].desc = oi->order_item.desc;
-            sort_keys[i].nulls_first = oi->order_item.nulls == SQL_NULLS_FIRST;
+            sort_keys[i].desc = order_keys[i].desc;
+            sort_keys[i].nulls_first = order_keys[i].nulls == SQL_NULLS_FIRST;
         } else {
             limit_by_cols[i - no] = col;
         }

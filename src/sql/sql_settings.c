@@ -16,6 +16,10 @@ static const sql_setting_info settings_table[] = {
     {"max_memory_usage", "UInt64", "0", "Memory limit of a query (0: unlimited)"},
     {"max_execution_time", "Seconds", "0", "Time limit of a query (0: unlimited)"},
     {"max_result_rows", "UInt64", "0", "Limit on result rows (0: unlimited)"},
+    {"limit", "UInt64", "0", "Rows of a SELECT's result at most, as if wrapped in "
+                              "SELECT * FROM (query) LIMIT n (0: no limit)"},
+    {"offset", "UInt64", "0", "Rows of a SELECT's result skipped, as if wrapped in "
+                               "SELECT * FROM (query) OFFSET n"},
     {"readonly", "UInt64", "0", "1: only reads; 2: reads and settings"},
     {"session_timezone", "Timezone", "", "Time zone of the session (empty: the server's)"},
     {"timezone", "Timezone", "", "Alias of session_timezone kept for old clients"},

@@ -290,12 +290,26 @@ int sql__plan_show(sql_query *q, const sql_node *stmt, sql_operator **out, mu_er
 /* ---- system tables ---------------------------------------------------------------- */
 
 
+/* system.functions: ClickHouse's columns (Grafana's SQL editor reads them
+ * all for autocompletion). muscles keeps no documentation per function,
+ * so description .. categories are empty, as ClickHouse leaves them for
+ * undocumented functions; every function is a built-in ('System'). */
+static const char *const sys_functions_columns[][2] = {
+    {"name", "String"},           {"is_aggregate", "UInt8"},   {"case_insensitive", "UInt8"},
+    {"alias_to", "String"},       {"create_query", "String"},
+    {"origin", "Enum8('System' = 0, 'SQLUserDefined' = 1, 'ExecutableUserDefined' = 2)"},
+    {"description", "String"},    {"syntax", "String"},        {"arguments", "String"},
+    {"returned_value", "String"}, {"examples", "String"},      {"categories", "String"},
+};
+
 static void sys_functions_row(void *ctx, const char *name, bool is_aggregate, bool case_insensitive) {
     sys_result *r = ctx;
     sys_str(r, 0, name);
     sys_u64(r, 1, is_aggregate);
     sys_u64(r, 2, case_insensitive);
-    sys_str(r, 3, "");
+    sys_text(r, 5, "System");
+    for (uint32_t i = 3; i < MU_ARRAY_LEN(sys_functions_columns); i++)
+        if (i != 5) sys_str(r, i, "");
 }
 
 static void sys_key_flags(const catalog_table *t, const char *column, bool *partition,
@@ -609,10 +623,8 @@ int sql__system_table(sql_query *q, const char *name, sql_operator **out, mu_err
             sys_str(&r, 4, s->type);
         }
     } else if (strcmp(name, "functions") == 0) {
-        sys_column(&r, "name", "String");
-        sys_column(&r, "is_aggregate", "UInt8");
-        sys_column(&r, "case_insensitive", "UInt8");
-        sys_column(&r, "alias_to", "String");
+        for (size_t i = 0; i < MU_ARRAY_LEN(sys_functions_columns); i++)
+            sys_column(&r, sys_functions_columns[i][0], sys_functions_columns[i][1]);
         exec_function_foreach(sys_functions_row, &r);
     } else if (strcmp(name, "data_skipping_indices") == 0) {
         const char *cols[][2] = {{"database", "String"}, {"table", "String"}, {"name", "String"},

@@ -257,6 +257,56 @@ static void test_start_of_interval_errors(void **state) {
                  "toStartOfInterval", V(DT_UTC, "2024-05-06 07:08:09"), I(1));
 }
 
+/* Sub-second intervals (Grafana's $__timeInterval_ms): DateTime64 of the
+ * unit's precision whatever the input's, rounded towards minus infinity. */
+static void test_start_of_interval_subsecond(void **state) {
+    (void)state;
+    const char *dt64 = "DateTime64(3, 'UTC')";
+    EXPECT(CALL("toStartOfInterval", V(dt64, "2024-05-06 07:08:09.777"), I(500), S("millisecond")),
+           "DateTime64(3, 'UTC')", "2024-05-06 07:08:09.500");
+    EXPECT_V(CALL("toStartOfInterval", V(dt64, "2024-05-06 07:08:09.777"), I(30000), S("ms")),
+             "2024-05-06 07:08:00.000");
+    EXPECT_V(CALL("toStartOfInterval", V(dt64, "2024-05-06 07:08:09.777"), I(1),
+                  S("MILLISECONDS")),
+             "2024-05-06 07:08:09.777");
+    EXPECT(CALL("toStartOfInterval", V("DateTime64(6, 'UTC')", "2024-05-06 07:08:09.777777"), I(2),
+                S("millisecond")),
+           "DateTime64(3, 'UTC')", "2024-05-06 07:08:09.776");
+    EXPECT(CALL("toStartOfInterval", V("DateTime64(1, 'UTC')", "2024-05-06 07:08:09.7"), I(10),
+                S("microsecond")),
+           "DateTime64(6, 'UTC')", "2024-05-06 07:08:09.700000");
+    EXPECT(CALL("toStartOfInterval", V("DateTime64(9, 'UTC')", "2024-05-06 07:08:09.123456789"),
+                I(1000), S("ns")),
+           "DateTime64(9, 'UTC')", "2024-05-06 07:08:09.123456000");
+    EXPECT_V(CALL("toStartOfInterval", V("DateTime64(9, 'UTC')", "2024-05-06 07:08:09.123456789"),
+                  I(7), S("mcs")),
+             "2024-05-06 07:08:09.123450");
+    /* Before the epoch the bucket starts earlier, not at zero. */
+    EXPECT_V(CALL("toStartOfInterval", V(dt64, "1969-12-31 23:59:59.999"), I(5), S("millisecond")),
+             "1969-12-31 23:59:59.995");
+    EXPECT_V(CALL("toStartOfInterval", V("DateTime64(6, 'UTC')", "1969-12-31 23:59:59.999999"),
+                  I(1), S("millisecond")),
+             "1969-12-31 23:59:59.999");
+    /* The zone argument names the result's zone; the buckets do not move. */
+    EXPECT(CALL("toStartOfInterval", V(dt64, "2024-05-06 07:08:09.777"), I(250), S("millisecond"),
+                S("Asia/Tokyo")),
+           "DateTime64(3, 'Asia/Tokyo')", "2024-05-06 16:08:09.750");
+    EXPECT(CALL("toStartOfInterval", V("DateTime64(3)", "2024-05-06 07:08:09.777"), I(100),
+                S("millisecond")),
+           "DateTime64(3)", "2024-05-06 07:08:09.700");
+
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal interval kind for argument data type DateTime",
+                 "toStartOfInterval", V(DT_UTC, "2024-05-06 07:08:09"), I(5), S("millisecond"));
+    EXPECT_ERROR(MU_EILLEGAL_TYPE, "Illegal interval kind for argument data type Date",
+                 "toStartOfInterval", V("Date", "2024-05-06"), I(5), S("nanosecond"));
+    EXPECT_ERROR(MU_EOUT_OF_BOUND, "Value for second argument of function toStartOfInterval must "
+                                   "be positive",
+                 "toStartOfInterval", V(dt64, "2024-05-06 07:08:09.777"), I(-5), S("ms"));
+    EXPECT_ERROR(MU_EDECIMAL_OVERFLOW, "Decimal overflow in toStartOfInterval",
+                 "toStartOfInterval", V("DateTime64(0, 'UTC')", "2299-12-31 23:59:59"), I(1),
+                 S("nanosecond"));
+}
+
 /* ------------------------------------------------------------------ */
 /* Arithmetic                                                          */
 /* ------------------------------------------------------------------ */
@@ -1126,6 +1176,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_start_of_time_results, tc_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_start_of_interval, tc_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_start_of_interval_errors, tc_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_start_of_interval_subsecond, tc_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_add_dates, tc_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_add_datetimes, tc_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_date_add_family, tc_setup, et_teardown),

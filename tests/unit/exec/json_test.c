@@ -258,12 +258,47 @@ static void test_extract_typed_scalars(void **state) {
        q("JSONExtract", "us", U(1), "Int8"));
 }
 
+/* toJSONString: the JSON formats' encoding of any value (64-bit integers
+ * quoted, nan and inf null, / escaped, map keys as strings), NULL for a
+ * NULL argument. */
+static void test_to_json_string(void **state) {
+    (void)state;
+    EQ("{\"key1\":1,\"key2\":2}", q("toJSONString", "k", "Map(String, UInt8)",
+                                      "{'key1':1,'key2':2}"));
+    EQ("String", et.type_name);
+    EQ("{\"1\":\"x\",\"2\":\"\"}", q("toJSONString", "k", "Map(UInt8, String)",
+                                         "{1:'x',2:''}"));
+    EQ("[1,null,-3]", q("toJSONString", "k", "Array(Nullable(Int32))", "[1,NULL,-3]"));
+    EQ("[{\"a\":[\"b\"]},{}]", q("toJSONString", "k", "Array(Map(String, Array(String)))",
+                                    "[{'a':['b']},{}]"));
+    EQ("\"a\\/\\\"b\\\\c\\n\"", q("toJSONString", "s", "a/\"b\\c\n"));
+    EQ("\"5\"", q("toJSONString", "k", "UInt64", "5"));
+    EQ("\"-5\"", q("toJSONString", "k", "Int64", "-5"));
+    EQ("7", q("toJSONString", "k", "UInt32", "7"));
+    EQ("1.5", q("toJSONString", "f", 1.5));
+    EQ("null", q("toJSONString", "k", "Float64", "nan"));
+    EQ("null", q("toJSONString", "k", "Float32", "-inf"));
+    EQ("true", q("toJSONString", "k", "Bool", "true"));
+    EQ("1.5", q("toJSONString", "k", "Decimal(9, 2)", "1.50"));
+    EQ("\"2024-05-01\"", q("toJSONString", "k", "Date", "2024-05-01"));
+    EQ("\"2024-05-01 10:00:00.250\"", q("toJSONString", "k", "DateTime64(3, 'UTC')",
+                                         "2024-05-01 10:00:00.250"));
+    EQ("\\N", q("toJSONString", "n"));
+    EQ("Nullable(Nothing)", et.type_name);
+    EQ("\"a\"|\\N|\"\"", q("toJSONString", "c", "Nullable(String)", "a|\\N|"));
+    EQ("Nullable(String)", et.type_name);
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Number of arguments for function toJSONString "
+       "doesn't match: passed 0, should be 1", q("toJSONString", ""));
+    EQ("ERR ENUMBER_OF_ARGUMENTS: Number of arguments for function toJSONString "
+       "doesn't match: passed 2, should be 1", q("toJSONString", "ss", "a", "b"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_documented_examples), cmocka_unit_test(test_paths),
         cmocka_unit_test(test_numbers),             cmocka_unit_test(test_strings_and_raw),
         cmocka_unit_test(test_invalid_documents),   cmocka_unit_test(test_extract_typed),
-        cmocka_unit_test(test_extract_typed_scalars),
+        cmocka_unit_test(test_extract_typed_scalars), cmocka_unit_test(test_to_json_string),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

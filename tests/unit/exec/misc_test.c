@@ -1,5 +1,5 @@
 /* misc_test.c: the miscellaneous functions of src/exec/fn_misc.c through
- * the public expression API (context facts, toTypeName, isConstant, random
+ * the public expression API (context facts, displayName, revision, toTypeName, isConstant, random
  * values, bit functions, bin/unbin, formatReadable*, throwIf), constants and
  * columns, NULLs and argument errors (code and message); the per-block functions
  * (rowNumberInBlock, blockSize, rand) also through their kernels directly.
@@ -55,6 +55,26 @@ static void test_context_facts(void **state) {
     EXPECT_ERR(MU_EUNKNOWN_FUNCTION, "Unknown function HOSTNAME", CALL_ERR("HOSTNAME", 0));
     EXPECT_ERR(MU_EUNKNOWN_FUNCTION, "Unknown function currentdatabase",
                CALL_ERR("currentdatabase", 0));
+}
+
+/* displayName() falls back to the host name, as ClickHouse's display_name
+ * does; revision() is the context's protocol revision, UInt32 (clickhouse-go
+ * scans it into a uint32). */
+static void test_server_facts(void **state) {
+    (void)state;
+    EXPECT(CALL("displayName", 0), "String: muscles-test");
+    et.ctx.display_name = "muscles";
+    et.ctx.revision = 54460;
+    EXPECT(CALL("displayName", 0), "String: muscles");
+    EXPECT(CALL("revision", 0), "UInt32: 54460");
+    EXPECT(CALL("toTypeName", 1, CALL("revision", 0)), "String: UInt32");
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS,
+               "Number of arguments for function revision doesn't match: passed 1, should be 0",
+               CALL_ERR("revision", 1, U(1)));
+    EXPECT_ERR(MU_ENUMBER_OF_ARGUMENTS,
+               "Number of arguments for function displayName doesn't match: passed 1, should be 0",
+               CALL_ERR("displayName", 1, S("a")));
+    EXPECT_ERR(MU_EUNKNOWN_FUNCTION, "Unknown function displayname", CALL_ERR("displayname", 0));
 }
 
 /* ---- toTypeName, isConstant, ignore, identity, materialize --------- */
@@ -336,6 +356,7 @@ static void test_throw_if(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_context_facts, et_setup, et_teardown),
+        cmocka_unit_test_setup_teardown(test_server_facts, et_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_introspection, et_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_block_functions, et_setup, et_teardown),
         cmocka_unit_test_setup_teardown(test_random, et_setup, et_teardown),

@@ -53,6 +53,9 @@ static const char *const good_statements[] = {
     "SELECT 1 FORMAT JSON",
     "SELECT 1 FORMAT JSONEachRow;",
     "SELECT 1 SETTINGS max_threads = 2 FORMAT TabSeparated",
+    /* A setting name may be a keyword (Grafana's row limit). */
+    "SELECT 1 SETTINGS limit = 10, offset = 5",
+    "SELECT a FROM t ORDER BY (a, b) DESC, c ASC",
     "SELECT 1 UNION ALL SELECT 2",
     "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3",
     "SELECT 1 UNION DISTINCT SELECT 2",
@@ -370,6 +373,8 @@ static const bad_case bad_statements[] = {
     {"SELECT {x}", 10, "':'"},
     {"SELECT a FROM t SETTINGS", 25, "setting name"},
     {"SELECT a FROM t SETTINGS x", 27, "Equals"},
+    {"SELECT a FROM t SETTINGS limit", 31, "Equals"},
+    {"SELECT a FROM t SETTINGS 'limit' = 1", 26, "setting name"},
     {"SELECT a FROM t FORMAT", 23, "format name"},
     {"SELECT 1 FORMAT JSON extra", 22, "end of query"},
     {"WITH SELECT 1", 6, "expression"},
