@@ -262,6 +262,12 @@ static int flush_partitions_compute(table *t, const table_rows *r, ty_column *co
     }
     const ty_column *key = t->partitioned ? flush_key_column(t, r, keys, t->partition_key) : NULL;
     for (uint32_t row = 0; row < r->row_count && rc == 0 && key != NULL; row++) {
+        /* Rows of one partition mostly come together: a value equal to the
+         * previous row's needs no text and no lookup. */
+        if (row > 0 && ty_column_compare_rows(key, row, key, row - 1) == 0) {
+            p->row_partition[row] = p->row_partition[row - 1];
+            continue;
+        }
         mu_buf_clear(&value);
         rc = ty_column_render_text(key, row, 0, &value, err);
         if (rc == 0) rc = flush_partition_index(p, &value, &p->row_partition[row], err);
