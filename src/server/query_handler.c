@@ -373,6 +373,10 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     const server_user *account = NULL;
     if (rc == 0) rc = server__users_authenticate(&state->users, user, password, &account, &qerr);
     explicit_bzero(password, sizeof(password));
+    /* The user's limits before any setting of the request, which may
+     * lower them but not raise them. */
+    for (uint32_t i = 0; rc == 0 && i < account->limit_count; i++)
+        rc = sql_session_limit(&session, account->limits[i].name, account->limits[i].value, &qerr);
     if (rc == 0)
         rc = query_apply_params(req, &session, &value, param_names, param_values, &param_count, &qerr);
     if (rc == 0) {

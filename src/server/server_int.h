@@ -33,6 +33,13 @@ typedef struct server_user {
     uint8_t sha256[32];
     bool readonly;
     char databases[1024];   /* comma-separated; empty: every database */
+    /* Limits (max_memory_usage=..., max_execution_time=..., ...): the
+     * user's value of the setting and the most a query may ask for. */
+    uint32_t limit_count;
+    struct {
+        char name[64];
+        char value[32];
+    } limits[8];
 } server_user;
 
 typedef struct server_users {

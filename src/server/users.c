@@ -1,6 +1,8 @@
 /* users.c: the users of the HTTP interface, from security.users_file: one
- * user per line, `name sha256hex|- [readonly] [databases=a,b]`, `#`
- * comments. Without a file (or without a `default` line) the user default
+ * user per line, `name sha256hex|- [readonly] [databases=a,b] [limit=value...]`,
+ * `#` comments. A limit (max_memory_usage, max_execution_time,
+ * max_result_rows, max_result_bytes, max_rows_to_read) is the user's value
+ * of that setting and the most a query may set it to. Without a file (or without a `default` line) the user default
  * exists without a password, as in ClickHouse. Passwords are checked by
  * their SHA-256; a node that listens beyond loopback refuses to start while
  * a user has no password, unless security.allow_insecure_default_user.
@@ -28,6 +30,36 @@ static int users_add(server_users *u, const char *name, size_t n, mu_err *err) {
     server_user *x = &u->users[u->count++];
     memset(x, 0, sizeof(*x));
     memcpy(x->name, name, n);
+    return 0;
+}
+
+/* Settings a users file may cap per user. */
+static const char *const users_limit_names[] = {"max_memory_usage", "max_execution_time",
+                                                "max_result_rows", "max_result_bytes",
+                                                "max_rows_to_read"};
+
+static bool users_limit_known(const char *opt) {
+    for (size_t i = 0; i < MU_ARRAY_LEN(users_limit_names); i++) {
+        size_t n = strlen(users_limit_names[i]);
+        if (strncmp(opt, users_limit_names[i], n) == 0 && opt[n] == '=') return true;
+    }
+    return false;
+}
+
+static int users_add_limit(server_user *x, const char *opt, const char *path, unsigned lineno,
+                           mu_err *err) {
+    const char *eq = strchr(opt, '=');
+    char *end;
+    double v = strtod(eq + 1, &end);
+    if (end == eq + 1 || *end != '\0' || !(v > 0) || strlen(eq + 1) >= sizeof(x->limits[0].value))
+        return MU_ERR(err, MU_ECONFIG, "%s line %u: %s: a positive number is needed", path,
+                      lineno, opt);
+    if (x->limit_count == MU_ARRAY_LEN(x->limits))
+        return MU_ERR(err, MU_ECONFIG, "%s line %u: too many limits", path, lineno);
+    snprintf(x->limits[x->limit_count].name, sizeof(x->limits[0].name), "%.*s",
+             (int)(eq - opt), opt);
+    snprintf(x->limits[x->limit_count].value, sizeof(x->limits[0].value), "%s", eq + 1);
+    x->limit_count++;
     return 0;
 }
 
@@ -71,9 +103,13 @@ int server__users_load(const char *path, server_users *u, mu_err *err) {
                     x->readonly = true;
                 } else if (strncmp(opt, "databases=", 10) == 0) {
                     snprintf(x->databases, sizeof(x->databases), "%s", opt + 10);
+                } else if (users_limit_known(opt)) {
+                    rc = users_add_limit(x, opt, path, lineno, err);
                 } else {
                     rc = MU_ERR(err, MU_ECONFIG, "%s line %u: unknown option %s (readonly, "
-                                "databases=a,b)", path, lineno, opt);
+                                "databases=a,b, or a limit: max_memory_usage=, "
+                                "max_execution_time=, max_result_rows=, max_result_bytes=, "
+                                "max_rows_to_read=)", path, lineno, opt);
                 }
             }
         }

@@ -110,6 +110,12 @@ typedef struct sql_query {
      * the sort before it (all its input rows) or the limit (rows it saw). */
     sql_operator *limit_sort;
     sql_operator *limit_op;
+    /* Limits from the settings (0: none): max_execution_time as a
+     * deadline on CLOCK_MONOTONIC, max_rows_to_read. */
+    int64_t deadline_ns;
+    double time_limit_s;
+    uint64_t max_rows_to_read;
+    mu_mem_tracker limit_tracker;     /* max_memory_usage: ctx.tracker when set */
     /* WITH name AS (subquery) definitions visible to table references. */
     const sql_node *ctes[64];
     uint32_t cte_count;
@@ -144,12 +150,22 @@ struct sql_operator {
 
 int sql__op_init(sql_operator *op, sql_query *q, const sql_operator_vt *vt, uint32_t column_count,
                  mu_err *err);
+/* max_execution_time and max_rows_to_read, checked between chunks. */
+int sql__check_limits(sql_query *q, mu_err *err);
 static inline int sql__op_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     if (op->q->process && atomic_load(&op->q->process->cancelled)) {
         *out = NULL;
         return MU_ERR(err, MU_ECANCELLED, "Query was cancelled");
     }
-    return op->vt->next(op, out, err);
+    int rc = op->vt->next(op, out, err);
+    if (rc == 0 && (op->q->deadline_ns || op->q->max_rows_to_read)) {
+        rc = sql__check_limits(op->q, err);
+        if (rc != 0 && *out != NULL) {
+            sql__chunk_free(*out);
+            *out = NULL;
+        }
+    }
+    return rc;
 }
 void sql__op_destroy(sql_operator *op); /* accepts NULL */
 /* Runs op to the end, collecting every row into columns of its types

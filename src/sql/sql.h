@@ -351,6 +351,8 @@ typedef struct sql_engine {
 
 /* State that lasts across the statements of one session (or one HTTP
  * request): the current database (USE) and settings (SET). */
+#define SQL_SESSION_LIMITS_MAX 8
+
 typedef struct sql_session {
     char database[256];
     uint32_t setting_count;
@@ -358,11 +360,23 @@ typedef struct sql_session {
         char name[SQL_SETTING_NAME_BYTES];
         char value[SQL_SETTING_VALUE_BYTES];
     } settings[SQL_SESSION_SETTINGS_MAX];
+    /* The user's limits (users file): a setting here may not be set above
+     * max, nor to 0 (unlimited). */
+    uint32_t limit_count;
+    struct {
+        char name[SQL_SETTING_NAME_BYTES];
+        char text[32];
+        double max;
+    } limits[SQL_SESSION_LIMITS_MAX];
 } sql_session;
 
 void sql_session_init(sql_session *s);
 /* Sets a known setting (MU_EUNKNOWN_SETTING names an unknown one). */
 int sql_session_set(sql_session *s, const char *name, const char *value, mu_err *err);
+/* Sets a numeric setting as the user's limit: its value now, and the most
+ * any later sql_session_set may give it (MU_ESETTING_CONSTRAINT above it
+ * or at 0). */
+int sql_session_limit(sql_session *s, const char *name, const char *value, mu_err *err);
 /* The value set in the session, or NULL. */
 const char *sql_session_get(const sql_session *s, const char *name);
 /* True when name is a setting sql_session_set accepts. */

@@ -141,6 +141,92 @@ static int run_output_options(const sql_query *q, const sql_io *io, fmt_output_o
     return 0;
 }
 
+int sql__check_limits(sql_query *q, mu_err *err) {
+    if (q->deadline_ns) {
+        int64_t now = mu_clock_mono_ns();
+        if (now > q->deadline_ns) {
+            double elapsed = q->time_limit_s + (double)(now - q->deadline_ns) / 1e9;
+            return MU_ERR(err, MU_ETIMEOUT, "Timeout exceeded: elapsed %.6g seconds, maximum: "
+                          "%.6g", elapsed, q->time_limit_s);
+        }
+    }
+    uint64_t read = q->process ? q->process->read_rows : 0;
+    if (q->max_rows_to_read && read > q->max_rows_to_read)
+        return MU_ERR(err, MU_ETOO_MANY_ROWS, "Limit for rows (controlled by 'max_rows_to_read' "
+                      "setting) exceeded, max rows: %llu, current rows: %llu",
+                      (unsigned long long)q->max_rows_to_read, (unsigned long long)read);
+    return 0;
+}
+
+/* A non-negative number setting (0 when unset); MU_EINVAL names a bad one. */
+static int run_setting_number(const sql_session *s, const char *name, double *out, mu_err *err) {
+    const char *text = sql_session_get(s, name);
+    *out = 0;
+    if (text == NULL || text[0] == '\0') return 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v >= 0) || v > 1e18)
+        return MU_ERR(err, MU_EINVAL, "Cannot parse setting %s = '%s': a non-negative number is "
+                      "expected", name, text);
+    *out = v;
+    return 0;
+}
+
+/* The limit settings of the query: max_execution_time, max_rows_to_read,
+ * max_memory_usage (a tracker of its own for the query's columns). */
+static int run_limits(sql_query *q, mu_err *err) {
+    mu_mem_tracker *tracker = &q->limit_tracker;
+    double seconds = 0, rows = 0, memory = 0;
+    int rc = run_setting_number(q->session, "max_execution_time", &seconds, err);
+    if (rc == 0) rc = run_setting_number(q->session, "max_rows_to_read", &rows, err);
+    if (rc == 0) rc = run_setting_number(q->session, "max_memory_usage", &memory, err);
+    if (rc != 0) return rc;
+    if (seconds > 0) {
+        q->time_limit_s = seconds;
+        q->deadline_ns = mu_clock_mono_ns() + (int64_t)(seconds * 1e9);
+    }
+    q->max_rows_to_read = (uint64_t)rows;
+    if (memory > 0 && q->ctx.tracker == tracker) {
+        tracker->limit_bytes = (int64_t)memory; /* SETTINGS of the query: same tracker */
+    } else if (memory > 0) {
+        mu_mem_tracker_init(tracker, "query (max_memory_usage)", mu_mem_tracker_global(),
+                            (int64_t)memory);
+        q->ctx.tracker = tracker;
+    }
+    return 0;
+}
+
+/* Bytes a column's buffers hold (what max_result_bytes counts). */
+static uint64_t run_column_bytes(const ty_column *c) {
+    if (c == NULL) return 0;
+    return c->validity.length_bytes + c->values.length_bytes + c->offsets.length_bytes +
+           run_column_bytes(c->children[0]) + run_column_bytes(c->children[1]);
+}
+
+/* max_result_rows / max_result_bytes: 1 when the result is cut here
+ * (result_overflow_mode = break), an error when it throws. */
+static int run_result_limit(sql_query *q, const sql_chunk *c, uint64_t rows, uint64_t *bytes,
+                            mu_err *err) {
+    double max_rows = 0, max_bytes = 0;
+    int rc = run_setting_number(q->session, "max_result_rows", &max_rows, err);
+    if (rc == 0) rc = run_setting_number(q->session, "max_result_bytes", &max_bytes, err);
+    if (rc != 0 || (max_rows == 0 && max_bytes == 0)) return rc;
+    for (uint32_t i = 0; i < c->column_count; i++) *bytes += run_column_bytes(c->columns[i]);
+    bool over_rows = max_rows > 0 && (double)rows > max_rows;
+    bool over_bytes = max_bytes > 0 && (double)*bytes > max_bytes;
+    if (!over_rows && !over_bytes) return 0;
+    const char *mode = sql_session_get(q->session, "result_overflow_mode");
+    if (mode && strcmp(mode, "break") == 0) return 1;
+    if (mode && mode[0] && strcmp(mode, "throw") != 0)
+        return MU_ERR(err, MU_EINVAL, "Unexpected value of OverflowMode: '%s'. Must be one of "
+                      "['throw', 'break']", mode);
+    if (over_rows)
+        return MU_ERR(err, MU_ETOO_MANY_RESULT_ROWS, "Limit for result exceeded, max rows: "
+                      "%.0f, current rows: %llu", max_rows, (unsigned long long)rows);
+    return MU_ERR(err, MU_ETOO_MANY_RESULT_ROWS, "Limit for result exceeded, max bytes: %.0f, "
+                  "current bytes: %llu", max_bytes, (unsigned long long)*bytes);
+}
+
 int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err) {
     fmt_kind kind = fmt_find(format);
     if (kind == FMT_UNKNOWN) {
@@ -170,12 +256,20 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
         rc = run_header_batch(q, op, &h, err);
         if (rc == 0) rc = fmt_writer_begin(w, h, &buf, err);
     }
-    while (rc == 0) {
+    uint64_t result_bytes = 0;
+    bool cut = false;
+    while (rc == 0 && !cut) {
         sql_chunk *c = NULL;
         rc = sql__op_next(op, &c, err);
         if (rc != 0 || c == NULL) break;
         io->result_rows += c->rows;
-        if (w) {
+        rc = run_result_limit(q, c, io->result_rows, &result_bytes, err);
+        if (rc == 1) {
+            /* break: this block is the last one, as ClickHouse rounds to blocks. */
+            cut = true;
+            rc = 0;
+        }
+        if (rc == 0 && w) {
             ty_batch *b = NULL;
             rc = run_chunk_batch(q, op, c, &b, err);
             if (rc == 0) rc = fmt_writer_rows(w, b, &buf, err);
@@ -408,7 +502,8 @@ static int run_statement(sql_query *q, const sql_node *stmt, const char *text, s
         sql_session *outer = q->session;
         q->session = &local;
         sql_operator *op;
-        int rc = sql__plan_query(q, stmt, &op, err);
+        int rc = run_limits(q, err);
+        if (rc == 0) rc = sql__plan_query(q, stmt, &op, err);
         if (rc == 0) rc = run_limit_settings(q, &op, err);
         if (rc == 0) {
             snprintf(format, sizeof(format), "%.*s",
@@ -478,7 +573,9 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
         mu_arena_destroy(arena);
         return rc;
     }
-    if (io->readonly) {
+    const char *readonly_setting = sql_session_get(session, "readonly");
+    if (io->readonly || (readonly_setting && readonly_setting[0] &&
+                         strcmp(readonly_setting, "0") != 0)) {
         sql_kind k = stmt->kind;
         bool reads = k == SQL_QUERY || k == SQL_SHOW_DATABASES || k == SQL_SHOW_TABLES ||
                      k == SQL_SHOW_CREATE || k == SQL_DESCRIBE || k == SQL_EXISTS || k == SQL_SET ||
@@ -540,6 +637,11 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     snprintf(process.user, sizeof(process.user), "%s", io->user ? io->user : "default");
     snprintf(process.database, sizeof(process.database), "%s", session->database);
     q.process = &process;
+    rc = run_limits(&q, err);
+    if (rc != 0) {
+        mu_arena_destroy(arena);
+        return rc;
+    }
     sql__activity_start(engine->activity, &process, text, text_bytes);
     if (stmt->kind == SQL_QUERY) sql__activity_count(engine->activity, SQL_EVENT_SELECT_QUERY, 1);
     if (stmt->kind == SQL_INSERT) sql__activity_count(engine->activity, SQL_EVENT_INSERT_QUERY, 1);

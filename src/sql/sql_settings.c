@@ -8,6 +8,7 @@
 #include "sql/query_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const sql_setting_info settings_table[] = {
@@ -16,6 +17,11 @@ static const sql_setting_info settings_table[] = {
     {"max_memory_usage", "UInt64", "0", "Memory limit of a query (0: unlimited)"},
     {"max_execution_time", "Seconds", "0", "Time limit of a query (0: unlimited)"},
     {"max_result_rows", "UInt64", "0", "Limit on result rows (0: unlimited)"},
+    {"max_result_bytes", "UInt64", "0",
+     "Limit on the result's bytes in memory before formatting (0: unlimited)"},
+    {"result_overflow_mode", "OverflowMode", "throw",
+     "Past max_result_rows/bytes: throw, or break (return what was produced)"},
+    {"max_rows_to_read", "UInt64", "0", "Limit on rows read from tables (0: unlimited)"},
     {"limit", "UInt64", "0", "Rows of a SELECT's result at most, as if wrapped in "
                               "SELECT * FROM (query) LIMIT n (0: no limit)"},
     {"offset", "UInt64", "0", "Rows of a SELECT's result skipped, as if wrapped in "
@@ -89,11 +95,26 @@ void sql_session_init(sql_session *s) {
     snprintf(s->database, sizeof(s->database), "default");
 }
 
+/* A number setting's value, or -1 when it is not a plain number. */
+static double session_number(const char *value) {
+    char *end;
+    double v = strtod(value, &end);
+    return end != value && *end == '\0' && v >= 0 ? v : -1;
+}
+
 int sql_session_set(sql_session *s, const char *name, const char *value, mu_err *err) {
     if (!sql_setting_known(name))
         return MU_ERR(err, MU_EUNKNOWN_SETTING, "Setting %s is neither a builtin setting nor "
                       "started with the prefix 'custom_' registered for user-defined settings",
                       name);
+    for (uint32_t i = 0; i < s->limit_count; i++) {
+        if (strcmp(s->limits[i].name, name) != 0) continue;
+        double v = session_number(value);
+        if (v <= 0 || v > s->limits[i].max)
+            return MU_ERR(err, MU_ESETTING_CONSTRAINT, "Setting %s shouldn't be greater than %s "
+                          "(the user's limit; 0 would mean unlimited)", name,
+                          s->limits[i].text);
+    }
     if (strlen(value) >= SQL_SETTING_VALUE_BYTES)
         return MU_ERR(err, MU_EINVAL, "value of setting %s is longer than %d bytes", name,
                       SQL_SETTING_VALUE_BYTES - 1);
@@ -110,6 +131,23 @@ int sql_session_set(sql_session *s, const char *name, const char *value, mu_err 
     snprintf(s->settings[s->setting_count].value, SQL_SETTING_VALUE_BYTES, "%s", value);
     s->setting_count++;
     return 0;
+}
+
+int sql_session_limit(sql_session *s, const char *name, const char *value, mu_err *err) {
+    double v = session_number(value);
+    if (v <= 0)
+        return MU_ERR(err, MU_EINVAL, "limit %s=%s: a positive number is needed", name, value);
+    uint32_t i = 0;
+    while (i < s->limit_count && strcmp(s->limits[i].name, name) != 0) i++;
+    if (i == s->limit_count) {
+        if (s->limit_count == SQL_SESSION_LIMITS_MAX)
+            return MU_ERR(err, MU_EINVAL, "more than %d limits", SQL_SESSION_LIMITS_MAX);
+        s->limit_count++;
+    }
+    snprintf(s->limits[i].name, sizeof(s->limits[i].name), "%s", name);
+    snprintf(s->limits[i].text, sizeof(s->limits[i].text), "%s", value);
+    s->limits[i].max = v;
+    return sql_session_set(s, name, value, err);
 }
 
 const char *sql_session_get(const sql_session *s, const char *name) {

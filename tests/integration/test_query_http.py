@@ -332,6 +332,72 @@ def test_users_passwords_readonly_and_databases(make_server, tmp_path):
     assert r.headers["X-ClickHouse-Exception-Code"] == "497"
 
 
+def test_query_limits(server):
+    """max_execution_time, max_result_rows/bytes with result_overflow_mode,
+    max_rows_to_read, max_memory_usage and readonly are enforced, with
+    ClickHouse's codes; from the URL and from a query's SETTINGS."""
+    def code(sql, **params):
+        r = requests.post(f"http://127.0.0.1:{server.port}/", params=params, data=sql.encode())
+        return r.headers.get("X-ClickHouse-Exception-Code"), r.text
+    c, text = code("SELECT count() FROM numbers(100000000000)", max_execution_time="0.3")
+    assert c == "159" and "Timeout exceeded" in text, text
+    c, text = code("SELECT count() FROM numbers(100000000000) SETTINGS max_execution_time = 0.3")
+    assert c == "159", text
+    c, text = code("SELECT number FROM numbers(10)", max_result_rows="5")
+    assert c == "396" and "max rows: 5" in text, text
+    c, text = code("SELECT number FROM numbers(10)", max_result_rows="10")
+    assert c is None and text.count("\n") == 10, text
+    c, text = code("SELECT toString(number) FROM numbers(100)", max_result_bytes="100")
+    assert c == "396" and "max bytes: 100" in text, text
+    # break: the result stops at the block that crossed the limit.
+    c, text = code("SELECT number FROM numbers(300000)", max_result_rows="100000",
+                   result_overflow_mode="break")
+    assert c is None and 100000 < text.count("\n") < 300000, text[-200:]
+    c, text = code("SELECT count() FROM numbers(1000000)", max_rows_to_read="1000")
+    assert c == "158" and "max_rows_to_read" in text, text
+    c, text = code("SELECT uniqExact(number) FROM numbers(5000000)", max_memory_usage="10000000")
+    assert c == "241", text
+    assert code("SELECT uniqExact(number) FROM numbers(5000)", max_memory_usage="10000000") == \
+        (None, "5000\n")
+    c, text = code("CREATE TABLE lim (a UInt8) ENGINE = MergeTree ORDER BY a", readonly="1")
+    assert c == "164", text
+    c, text = code("SELECT 1", max_execution_time="soon")
+    assert c == "36", text
+
+
+def test_per_user_limits(make_server, tmp_path):
+    """A users file's limits are the user's settings and their ceiling: a
+    request may lower them, never raise them or set them to 0 (unlimited):
+    SETTING_CONSTRAINT_VIOLATION (452)."""
+    import hashlib
+    users = tmp_path / "users"
+    users.write_text("default -\n"
+                     f"capped {hashlib.sha256(b'c-pw').hexdigest()} max_result_rows=5 "
+                     "max_execution_time=0.5\n")
+    s = make_server(env={"MUSCLES_SECURITY_USERS_FILE": str(users)})
+    url = f"http://127.0.0.1:{s.port}/"
+
+    def run(sql, **params):
+        r = requests.post(url, auth=("capped", "c-pw"), params=params, data=sql.encode())
+        return r.headers.get("X-ClickHouse-Exception-Code"), r.text
+    assert run("SELECT number FROM numbers(5)")[0] is None
+    assert run("SELECT number FROM numbers(6)")[0] == "396"
+    assert run("SELECT number FROM numbers(3)", max_result_rows="2")[0] == "396"
+    c, text = run("SELECT 1", max_result_rows="100")
+    assert c == "452" and "shouldn't be greater than 5" in text, text
+    assert run("SELECT 1", max_result_rows="0")[0] == "452"
+    assert run("SELECT 1 SETTINGS max_execution_time = 10")[0] == "452"
+    assert run("SELECT count() FROM numbers(100000000000)")[0] == "159"
+    # The default user has no limits.
+    r = requests.post(url, data=b"SELECT number FROM numbers(6)")
+    assert r.status_code == 200 and r.text.count("\n") == 6
+    bad = tmp_path / "bad_users"
+    bad.write_text("default -\nx - max_result_rows=lots\n")
+    from conftest import run_muscles
+    r = run_muscles(["server"], env_extra={"MUSCLES_SECURITY_USERS_FILE": str(bad)})
+    assert r.returncode == 2 and "max_result_rows=lots" in r.stderr, r.stderr
+
+
 def test_no_open_default_user_beyond_loopback():
     from conftest import run_muscles
     r = run_muscles(["server"], env_extra={"MUSCLES_HTTP_LISTEN_HOST": "0.0.0.0",

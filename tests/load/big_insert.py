@@ -4,8 +4,8 @@ the server's peak memory under 512 MiB.
 
 Starts muscles ($MUSCLES_BIN) on loopback with default settings, creates an
 events table, and streams BIG_INSERT_BYTES (default 5 GiB) of rows into
-`curl --data-binary @-` with chunked transfer encoding: the body is never a
-file and never sits in the server's memory. Rows repeat a 1 MiB block whose
+`curl -X POST -T -` (chunked transfer encoding): the body is never a file
+and never sits in curl's or the server's memory. Rows repeat a 1 MiB block whose
 ids are distinct within it (the test is about memory, not about values).
 Checks: curl gets 200, count() is the number of rows sent, sum(bytes) agrees,
 and VmHWM (peak resident set) of the server process is below 512 MiB.
@@ -60,13 +60,16 @@ def main():
         url = (f"http://{server.host}:{server.port}/"
                "?query=INSERT%20INTO%20events%20FORMAT%20TabSeparated")
         started = time.monotonic()
-        curl = subprocess.Popen(["curl", "-sS", "--fail-with-body", "-H", "Transfer-Encoding: chunked",
-                                 "--data-binary", "@-", url],
+        # -T - streams stdin (chunked); --data-binary @- would read it all first.
+        curl = subprocess.Popen(["curl", "-sS", "--fail-with-body", "-X", "POST", "-T", "-", url],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
-        for _ in range(repeats):
-            curl.stdin.write(data)
-        curl.stdin.close()
+        try:
+            for _ in range(repeats):
+                curl.stdin.write(data)
+            curl.stdin.close()
+        except BrokenPipeError:
+            pass  # curl ended early: its output says why
         curl.stdin = None
         out, err = curl.communicate(timeout=3600)
         seconds = time.monotonic() - started
