@@ -6,7 +6,10 @@
  * order-preserving u64 per row when their types allow (integers, dates,
  * floats, LowCardinality by dictionary rank, String by an 8-byte prefix,
  * which only decides when prefixes differ), so most comparisons are
- * integer compares; already sorted input is detected in one pass.
+ * integer compares; already sorted input is detected in one pass. When
+ * every key is exact and their value ranges fit in 64 bits together, the
+ * keys are packed into one u64 per row and sorted by a stable LSD radix
+ * sort instead.
  */
 #include "storage/part/part_int.h"
 
@@ -221,6 +224,94 @@ static int sort_normalize_keys(sort_ctx *c, uint32_t row_count, uint64_t *norm, 
     return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Radix path: every key exact and their ranges packed into 64 bits     */
+/* ------------------------------------------------------------------ */
+
+static unsigned sort_bits(uint64_t range) {
+    unsigned bits = 0;
+    while (bits < 64 && (range >> bits) != 0) bits++;
+    return bits;
+}
+
+/* When every key has an exact u64 form and the keys' value ranges fit in
+ * 64 bits together, builds one composite u64 per row (first key in the
+ * high bits) into keys_out and returns its width in bits; 0 otherwise. */
+static unsigned sort_pack(const sort_ctx *c, uint32_t n, uint64_t *keys_out) {
+    if (c->norm_count != c->key_count) return 0;
+    uint64_t min[SORT_NORM_KEYS_MAX];
+    unsigned bits[SORT_NORM_KEYS_MAX], total = 0;
+    for (uint32_t k = 0; k < c->key_count; k++) {
+        if (!c->exact[k]) return 0;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t v = c->norm[k][i];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        min[k] = lo;
+        bits[k] = sort_bits(hi - lo);
+        total += bits[k];
+        if (total > 64) return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t key = 0;
+        for (uint32_t k = 0; k < c->key_count; k++) {
+            /* bits[k] may be 64 only when it is the one key */
+            key = bits[k] == 64 ? c->norm[k][i] - min[k]
+                                : (key << bits[k]) | (c->norm[k][i] - min[k]);
+        }
+        keys_out[i] = key;
+    }
+    return total == 0 ? 1 : total;
+}
+
+/* Stable LSD radix sort of perm by keys (11-bit digits over `bits`). */
+static int sort_radix(const uint64_t *keys, unsigned bits, uint32_t *perm, uint32_t n,
+                      mu_err *err) {
+    uint64_t *k0 = malloc((size_t)n * sizeof(uint64_t)), *k1 = malloc((size_t)n * sizeof(uint64_t));
+    uint32_t *p1 = malloc((size_t)n * sizeof(uint32_t));
+    uint32_t *count = calloc(2048, sizeof(uint32_t));
+    if (k0 == NULL || k1 == NULL || p1 == NULL || count == NULL) {
+        free(k0);
+        free(k1);
+        free(p1);
+        free(count);
+        return MU_ERR(err, MU_ENOMEM, "sort of %u rows: out of memory", n);
+    }
+    for (uint32_t i = 0; i < n; i++) k0[i] = keys[perm[i]];
+    uint64_t *ks = k0, *kd = k1;
+    uint32_t *ps = perm, *pd = p1;
+    for (unsigned shift = 0; shift < bits; shift += 11) {
+        memset(count, 0, 2048 * sizeof(uint32_t));
+        for (uint32_t i = 0; i < n; i++) count[(ks[i] >> shift) & 2047]++;
+        if (count[(ks[0] >> shift) & 2047] == n) continue; /* one digit value: nothing moves */
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < 2048; d++) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t at = count[(ks[i] >> shift) & 2047]++;
+            kd[at] = ks[i];
+            pd[at] = ps[i];
+        }
+        uint64_t *kt = ks;
+        ks = kd;
+        kd = kt;
+        uint32_t *pt = ps;
+        ps = pd;
+        pd = pt;
+    }
+    if (ps != perm) memcpy(perm, ps, (size_t)n * sizeof(uint32_t));
+    free(k0);
+    free(k1);
+    free(p1);
+    free(count);
+    return 0;
+}
+
 int part_sort_permutation(const ty_column *const *columns, const uint32_t *key_column_indexes,
                           uint32_t key_count, uint32_t row_count, uint32_t *perm_out,
                           mu_err *err) {
@@ -235,7 +326,15 @@ int part_sort_permutation(const ty_column *const *columns, const uint32_t *key_c
     uint32_t *tmp = malloc((size_t)row_count * sizeof(uint32_t));
     int rc = norm && tmp ? 0 : MU_ERR(err, MU_ENOMEM, "sort of %u rows: out of memory", row_count);
     if (rc == 0) rc = sort_normalize_keys(&c, row_count, norm, err);
-    if (rc == 0 && !sort_is_sorted(&c, row_count)) sort_merge(&c, perm_out, tmp, row_count);
+    if (rc == 0 && !sort_is_sorted(&c, row_count)) {
+        /* Speed: an O(n) radix sort when the whole key packs into 64 bits
+         * (the usual (low-cardinality, time) keys), else the merge sort. */
+        uint64_t *packed = malloc((size_t)row_count * sizeof(uint64_t));
+        unsigned bits = packed ? sort_pack(&c, row_count, packed) : 0;
+        if (bits > 0) rc = sort_radix(packed, bits, perm_out, row_count, err);
+        else sort_merge(&c, perm_out, tmp, row_count);
+        free(packed);
+    }
     MU_DEBUG_ASSERT(rc != 0 || sort_compare(&c, perm_out[0], perm_out[1]) <= 0);
     free(norm);
     free(tmp);

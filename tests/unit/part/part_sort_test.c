@@ -5,7 +5,8 @@
  * prefixes with long common prefixes) and for the generic one (Decimal128,
  * UUID, Array, nullable 8-byte integers, multi-column keys); that NULLs
  * sort last and NaN after +inf; and that trivial inputs (no rows, one row,
- * no key, already sorted, reversed) are handled.
+ * no key, already sorted, reversed) are handled; also the radix path
+ * (keys packed into 64 bits) against the same checks.
  */
 #include "part_test_util.h"
 
@@ -71,6 +72,37 @@ static void test_multi_column_keys(void **state) {
     sort_and_check(c, keys_d, 4, 5000); /* an inexact (String prefix) second key */
     sort_and_check(c, keys_e, 5, 5000); /* more keys than are normalized */
     for (int i = 0; i < 4; i++) ty_column_destroy(c[i]);
+}
+
+/* Keys whose ranges pack into 64 bits (the radix path), with many ties
+ * (stability), negative values and a constant key; and keys just past 64
+ * bits (the merge path). */
+static void test_packed_keys(void **state) {
+    (void)state;
+    enum { ROWS = 20000 };
+    ty_column *c[5] = {pt_column("UInt16"), pt_column("DateTime('UTC')"), pt_column("Int8"),
+                       pt_column("UInt8"), pt_column("Int64")};
+    mu_err err;
+    for (uint32_t i = 0; i < ROWS; i++) {
+        uint16_t a = (uint16_t)(i % 7);
+        uint32_t b = 1700000000u + (i * 37u) % 1000u;
+        int8_t k = (int8_t)((int)(i % 5) - 2);
+        uint8_t constant = 9;
+        int64_t wide = (int64_t)((i * 2654435761u) % 100000u) * ((i % 2) ? 1 : -1) * 90000000000LL;
+        pt_check(ty_column_append_value(c[0], &a, &err), &err, "a");
+        pt_check(ty_column_append_value(c[1], &b, &err), &err, "b");
+        pt_check(ty_column_append_value(c[2], &k, &err), &err, "k");
+        pt_check(ty_column_append_value(c[3], &constant, &err), &err, "constant");
+        pt_check(ty_column_append_value(c[4], &wide, &err), &err, "wide");
+    }
+    uint32_t keys_a[3] = {0, 1, 2}, keys_b[2] = {2, 0}, keys_c[2] = {3, 2}, keys_d[2] = {4, 0};
+    uint32_t keys_e[1] = {4};
+    sort_and_check(c, keys_a, 3, ROWS); /* 3 + 10 + 3 bits */
+    sort_and_check(c, keys_b, 2, ROWS); /* many ties: stability */
+    sort_and_check(c, keys_c, 2, ROWS); /* a constant first key */
+    sort_and_check(c, keys_d, 2, ROWS); /* 64 + 3 bits: the merge sort */
+    sort_and_check(c, keys_e, 1, ROWS); /* one key of (almost) 64 bits */
+    for (int i = 0; i < 5; i++) ty_column_destroy(c[i]);
 }
 
 /* Strings sharing long prefixes: the 8-byte prefix ties, the full
@@ -147,6 +179,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_single_keys, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_multi_column_keys, pt_setup, pt_teardown),
+        cmocka_unit_test_setup_teardown(test_packed_keys, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_string_prefix_ties, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_special_values_order, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_trivial_inputs, pt_setup, pt_teardown),
