@@ -545,8 +545,8 @@ static int bp_value(const exec_call *call, const bp_state *st, const char *s, si
     ty_type_name(st->value_type, tn, sizeof(tn));
     const bp_options *o = &st->options;
     if (!ty_datetime_best_effort(s, n, o->us_style, o->local, o->now_seconds, &b))
-        return MU_ERR(err, MU_EPARSE_DATETIME, "%s: while parsing %s as %s in function %s", b.reason,
-                      quoted, tn, call->function->name);
+        return MU_ERR(err, MU_EPARSE_DATETIME, "%s: while parsing %s as %s in function %s",
+                      b.reason, quoted, tn, call->function->name);
     if (b.used_bytes != n) {
         char parsed[FMT_MESSAGE_VALUE_BYTES + 16];
         fmt_quote(s, b.used_bytes, parsed, sizeof(parsed));
