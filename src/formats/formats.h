@@ -1,10 +1,11 @@
-/* formats.h: the interface of the text formats module: writers that
- * append a ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse
- * renders TabSeparated, TabSeparatedRaw, TabSeparatedWithNames[AndTypes],
- * CSV, CSVWithNames[AndTypes] and JSONEachRow, and a streaming reader that
- * parses TabSeparated / CSV (and WithNames variants) input, fed chunk by
- * chunk, into the columns of a caller-supplied ty_batch.
- * Byte-level rules: docs reference clickhouse-compat.md section 2.
+/* formats.h: the interface of the formats module: writers that append a
+ * ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse renders
+ * each output format, and a streaming reader that parses the input formats
+ * (TSV, TSVRaw, CSV and their WithNames variants, JSON*EachRow, RowBinary*,
+ * Native), fed chunk by chunk, into the columns of a caller-supplied
+ * ty_batch, under ClickHouse's input_format_* settings (fmt_read_flags,
+ * fmt_reader_allow_errors). Byte-level rules: docs reference
+ * clickhouse-compat.md section 2; the input rules: README.md.
  */
 #ifndef MUSCLES_FORMATS_H
 #define MUSCLES_FORMATS_H

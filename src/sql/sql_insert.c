@@ -428,86 +428,77 @@ static void insert_omitted_clear(insert_omitted *o) {
     }
 }
 
+/* The fields of one VALUES row, after its '(' (at offset `open`), into the
+ * batch's columns. */
+static int insert_values_row(sql_query *q, insert_target *tg, const insert_input *in,
+                             sql_lexer *lx, const char *data, size_t open, uint64_t row,
+                             ty_batch *b, insert_omitted *omitted, mu_err *err) {
+    sql_token tok;
+    uint32_t field = 0;
+    int depth = 0, rc = 0;
+    size_t start = open + 1;
+    for (;;) {
+        rc = sql_lexer_next(lx, &tok, err);
+        if (rc != 0) return rc;
+        if (tok.kind == SQL_TOK_EOF)
+            return MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: unterminated row %llu",
+                          (unsigned long long)row);
+        if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET || tok.kind == SQL_TOK_LBRACE)
+            depth++;
+        else if ((tok.kind == SQL_TOK_RPAREN || tok.kind == SQL_TOK_RBRACKET ||
+                  tok.kind == SQL_TOK_RBRACE) && depth > 0)
+            depth--;
+        else if (depth == 0 && (tok.kind == SQL_TOK_COMMA || tok.kind == SQL_TOK_RPAREN)) {
+            if (field >= tg->column_count)
+                return MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has more "
+                              "than %u values", (unsigned long long)row, tg->column_count);
+            bool left_out = false;
+            uint32_t at = b->columns[field]->row_count;
+            rc = insert_value(q, in, b->columns[field], data + start, tok.offset - start, row,
+                              b->names[field], &left_out, err);
+            if (rc == 0 && left_out) rc = insert_omit(omitted, field, at, err);
+            if (rc != 0) return rc;
+            field++;
+            start = tok.offset + 1;
+            if (tok.kind == SQL_TOK_RPAREN) break;
+        }
+    }
+    if (field != tg->column_count)
+        return MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has %u values, "
+                      "expected %u", (unsigned long long)row, field, tg->column_count);
+    return 0;
+}
+
 static int insert_values(sql_query *q, insert_target *tg, const insert_input *in,
                          const char *data, size_t len, sql_io *io, mu_err *err) {
-    ty_batch *b;
+    ty_batch *b = NULL;
     insert_omitted omitted = {.column_count = tg->column_count};
     omitted.bits = calloc(tg->column_count + 1, sizeof(uint8_t *));
     if (omitted.bits == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for VALUES");
+    const insert_omitted *use = in->defaults_for_omitted ? &omitted : NULL;
     int rc = insert_batch_create(q, tg, &b, err);
-    if (rc != 0) {
-        free(omitted.bits);
-        return rc;
-    }
     sql_lexer lx;
     sql_lexer_init(&lx, data, len);
     sql_token tok;
     uint64_t row = 0;
-    for (;;) {
+    while (rc == 0) {
         rc = sql_lexer_next(&lx, &tok, err);
-        if (rc != 0) break;
-        if (tok.kind == SQL_TOK_EOF) break;
+        if (rc != 0 || tok.kind == SQL_TOK_EOF) break;
         if (tok.kind == SQL_TOK_SEMICOLON) continue;
-        if (row > 0 && tok.kind == SQL_TOK_COMMA) {
-            rc = sql_lexer_next(&lx, &tok, err);
-            if (rc != 0) break;
-        }
-        if (tok.kind != SQL_TOK_LPAREN) {
+        if (row > 0 && tok.kind == SQL_TOK_COMMA) rc = sql_lexer_next(&lx, &tok, err);
+        if (rc == 0 && tok.kind != SQL_TOK_LPAREN)
             rc = MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: expected ( at position %zu",
                         tok.offset);
-            break;
-        }
-        row++;
-        uint32_t field = 0;
-        int depth = 0;
-        size_t start = tok.offset + 1;
-        for (;;) {
-            rc = sql_lexer_next(&lx, &tok, err);
-            if (rc != 0) break;
-            if (tok.kind == SQL_TOK_EOF) {
-                rc = MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: unterminated row %llu",
-                            (unsigned long long)row);
-                break;
-            }
-            if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET || tok.kind == SQL_TOK_LBRACE)
-                depth++;
-            else if ((tok.kind == SQL_TOK_RPAREN || tok.kind == SQL_TOK_RBRACKET ||
-                      tok.kind == SQL_TOK_RBRACE) && depth > 0)
-                depth--;
-            else if (depth == 0 && (tok.kind == SQL_TOK_COMMA || tok.kind == SQL_TOK_RPAREN)) {
-                if (field >= tg->column_count) {
-                    rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has more "
-                                "than %u values", (unsigned long long)row, tg->column_count);
-                    break;
-                }
-                bool left_out = false;
-                uint32_t at = b->columns[field]->row_count;
-                rc = insert_value(q, in, b->columns[field], data + start, tok.offset - start,
-                                  row, b->names[field], &left_out, err);
-                if (rc == 0 && left_out) rc = insert_omit(&omitted, field, at, err);
-                if (rc != 0) break;
-                field++;
-                start = tok.offset + 1;
-                if (tok.kind == SQL_TOK_RPAREN) break;
-            }
-        }
-        if (rc != 0) break;
-        if (field != tg->column_count) {
-            rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has %u values, "
-                        "expected %u", (unsigned long long)row, field, tg->column_count);
-            break;
-        }
-        if (ty_column_row_count(b->columns[0]) >= TY_BATCH_ROWS_MAX) {
-            rc = insert_append(q, tg, b, in->defaults_for_omitted ? &omitted : NULL, io, err);
-            insert_omitted_clear(&omitted);
-            ty_batch_destroy(b);
-            b = NULL;
-            if (rc == 0) rc = insert_batch_create(q, tg, &b, err);
-            if (rc != 0) break;
-        }
+        if (rc == 0)
+            rc = insert_values_row(q, tg, in, &lx, data, tok.offset, ++row, b, &omitted, err);
+        if (rc != 0 || ty_column_row_count(b->columns[0]) < TY_BATCH_ROWS_MAX) continue;
+        rc = insert_append(q, tg, b, use, io, err);
+        insert_omitted_clear(&omitted);
+        ty_batch_destroy(b);
+        b = NULL;
+        if (rc == 0) rc = insert_batch_create(q, tg, &b, err);
     }
-    if (rc == 0 && b)
-        rc = insert_append(q, tg, b, in->defaults_for_omitted ? &omitted : NULL, io, err);
+    if (rc == 0 && b) rc = insert_append(q, tg, b, use, io, err);
     ty_batch_destroy(b);
     insert_omitted_clear(&omitted);
     free(omitted.bits);
