@@ -233,10 +233,11 @@ static int jr_string(jr_ctx *x, size_t *i, mu_buf *out) {
         while (k < x->n && x->p[k] != '"' && x->p[k] != '\\') k++;
         int rc = mu_buf_append(out, x->p + from, k - from, x->err);
         if (rc != 0) return rc;
-        x->hit_end = k + 1 >= x->n;
-        if (k >= x->n) return jr_syntax(x, at, "unterminated string");
+        if (k >= x->n || (x->p[k] == '\\' && k + 1 >= x->n)) {
+            x->hit_end = true; /* the row's bytes end inside the string */
+            return jr_syntax(x, at, "unterminated string");
+        }
         if (x->p[k] == '"') break;
-        if (k + 1 >= x->n) return jr_syntax(x, at, "unterminated string");
         uint8_t ch = x->p[k + 1];
         if (ch == 'u') {
             rc = jr_unicode_escape(x, &k, at, out);
