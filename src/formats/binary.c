@@ -5,8 +5,14 @@
  * The readers are streaming: bytes collect in r->pending; a RowBinary row is
  * appended to the batch whole or not at all, a Native block is decoded value
  * by value into private columns and moved into the batch once complete, so
- * the batch's columns always hold whole rows. Specification:
- * clickhouse-compat.md sections 2.6 and 2.7; byte layout below.
+ * the batch's columns always hold whole rows. Columns are matched to the
+ * batch by name (WithNames headers, Native column names); one the batch
+ * lacks is decoded by its own type into a scratch column and dropped
+ * (input_format_skip_unknown_fields), one the input lacks gets defaults
+ * marked omitted, as are NULLs read as defaults. Neither family can find
+ * the next row after a bad one, so errors are never skipped.
+ * Specification: clickhouse-compat.md sections 2.6 and 2.7; byte layout
+ * below.
  */
 #include "formats/formats_int.h"
 
