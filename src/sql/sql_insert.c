@@ -228,7 +228,8 @@ static int insert_default_values(sql_query *q, insert_target *tg, ty_batch *b, u
     exec_expr *e;
     if (rc == 0) rc = sql__bind_expr(q, &scope, expr, &e, err);
     const ty_type *want = table_column_type(tg->t, k);
-    if (rc == 0 && !ty_type_equal(e->type, want)) rc = exec_expr_cast(&q->builder, e, want, &e, err);
+    if (rc == 0 && !ty_type_equal(e->type, want))
+        rc = exec_expr_cast(&q->builder, e, want, &e, err);
     if (rc == 0)
         rc = exec_eval_full(e, &q->ctx, (const ty_column *const *)b->columns, b->row_count, out,
                             err);
@@ -443,7 +444,8 @@ static int insert_values_row(sql_query *q, insert_target *tg, const insert_input
         if (tok.kind == SQL_TOK_EOF)
             return MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: unterminated row %llu",
                           (unsigned long long)row);
-        if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET || tok.kind == SQL_TOK_LBRACE)
+        if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET ||
+            tok.kind == SQL_TOK_LBRACE)
             depth++;
         else if ((tok.kind == SQL_TOK_RPAREN || tok.kind == SQL_TOK_RBRACKET ||
                   tok.kind == SQL_TOK_RBRACE) && depth > 0)

@@ -891,7 +891,8 @@ static void test_row_binary_header_settings(void **state) {
     mu_buf_init(&in, 0);
     /* an unknown column of a composite type is decoded and dropped */
     eb(&in, "\x03", 1), eb_str(&in, "x"), eb_str(&in, "a"), eb_str(&in, "b");
-    eb_str(&in, "Map(String, Array(Nullable(UInt32)))"), eb_str(&in, "UInt8"), eb_str(&in, "String");
+    eb_str(&in, "Map(String, Array(Nullable(UInt32)))"), eb_str(&in, "UInt8");
+    eb_str(&in, "String");
     eb(&in, "\x01\x01k\x02\x01\x00\x07\x00\x00\x00", 10), eb(&in, "\x05\x02hi", 4);
     eb(&in, "\x00", 1), eb(&in, "\x06\x00", 2);
     ty_batch *got;
@@ -917,7 +918,8 @@ static void test_row_binary_header_settings(void **state) {
     eb(&in, "\x09\x01z\x01", 4);
     assert_int_equal(bt_read_marks("RowBinaryWithNames", schema, 3, &in,
                                    FMT_READ_HEADER_NAMES_IGNORED, 0, 2, marks, &got, &err), 0);
-    bt_expect_text(got, 0, 0, "9"), bt_expect_text(got, 1, 0, "z"), bt_expect_text(got, 2, 0, "\\N");
+    bt_expect_text(got, 0, 0, "9"), bt_expect_text(got, 1, 0, "z");
+    bt_expect_text(got, 2, 0, "\\N");
     assert_string_equal(marks, ".");
     ty_batch_destroy(got);
     /* with_types_use_header=0: the types are not compared */

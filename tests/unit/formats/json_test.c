@@ -722,7 +722,8 @@ static void test_read_settings(void **state) {
     fmt_reader_deinit(&r);
     char *got = jt_dump(b);
     assert_string_equal(got, "[1, \"2024-01-15 10:30:00\", [1,0]]\n"
-                             "[0, \"2024-01-15 10:30:00\", []]\n[0, \"1970-01-01 00:00:00\", []]\n");
+                             "[0, \"2024-01-15 10:30:00\", []]\n"
+                             "[0, \"1970-01-01 00:00:00\", []]\n");
     free(got);
     ty_batch_destroy(b);
     /* skip_unknown_fields=0 */

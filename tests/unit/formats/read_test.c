@@ -386,8 +386,8 @@ static void test_header_mapping(void **state) {
 
 static void test_tsv_raw(void **state) {
     (void)state;
-    rd_result res = rd_read("TSVRaw", small, 3, "1\ta\\b\t0\n\\N\t\\N\t1\n", FMT_READ_NULL_AS_DEFAULT,
-                            0, 0, 0);
+    rd_result res = rd_read("TSVRaw", small, 3, "1\ta\\b\t0\n\\N\t\\N\t1\n",
+                            FMT_READ_NULL_AS_DEFAULT, 0, 0, 0);
     rd_expect(&res, 0, "1\ta\\\\b\t1970-01-01 00:00:00\n0\t\t1970-01-01 00:00:01\n", NULL);
     free(res.text);
 }
