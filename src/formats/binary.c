@@ -5,8 +5,14 @@
  * The readers are streaming: bytes collect in r->pending; a RowBinary row is
  * appended to the batch whole or not at all, a Native block is decoded value
  * by value into private columns and moved into the batch once complete, so
- * the batch's columns always hold whole rows. Specification:
- * clickhouse-compat.md sections 2.6 and 2.7; byte layout below.
+ * the batch's columns always hold whole rows. Columns are matched to the
+ * batch by name (WithNames headers, Native column names); one the batch
+ * lacks is decoded by its own type into a scratch column and dropped
+ * (input_format_skip_unknown_fields), one the input lacks gets defaults
+ * marked omitted, as are NULLs read as defaults. Neither family can find
+ * the next row after a bad one, so errors are never skipped.
+ * Specification: clickhouse-compat.md sections 2.6 and 2.7; byte layout
+ * below.
  */
 #include "formats/formats_int.h"
 
@@ -596,14 +602,19 @@ typedef struct bin_reader {
     /* RowBinary */
     bool header_done;
     uint32_t input_count; /* values per row */
-    uint32_t *input_map;  /* input value i -> batch column */
+    uint32_t *input_map;  /* input value i -> batch column, or FMT__FIELD_SKIP */
+    ty_column **skipped;  /* per input value: a scratch column of a skipped one's type */
     /* Native */
     nat_phase phase;
     uint64_t block_number, block_columns, block_rows, column_index, moved;
-    uint32_t current;     /* batch column being read */
+    uint32_t current;     /* batch column being read, FMT__FIELD_SKIP for an unknown one */
+    ty_column *skip_column; /* the unknown column's values, decoded and dropped */
+    const char *skip_name;  /* its name (wire_arena) */
     mu_arena *arena;      /* the temp columns' types (the reader's lifetime) */
     mu_arena *wire_arena; /* the current column's type as sent */
     ty_column **temp;     /* per batch column: the current block's rows */
+    uint8_t **null_rows;  /* per batch column: bitmap of the block's rows that were NULL
+                             and took the default (null_as_default), or NULL */
     uint32_t temp_count;
     nat_step *steps;
     uint32_t step_count, step_capacity, step_index;
@@ -618,13 +629,26 @@ static void nat_steps_reset(bin_reader *st) {
     st->step_index = 0;
 }
 
+static void rb_skipped_free(bin_reader *st) {
+    for (uint32_t i = 0; st->skipped != NULL && i < st->input_count; i++)
+        ty_column_destroy(st->skipped[i]);
+    free(st->skipped);
+    st->skipped = NULL;
+}
+
 static void bin_reader_deinit(fmt_reader *r) {
     bin_reader *st = r->impl;
     if (st == NULL) return;
     nat_steps_reset(st);
+    ty_column_destroy(st->skip_column);
+    rb_skipped_free(st);
     free(st->steps);
-    for (uint32_t i = 0; i < st->temp_count; i++) ty_column_destroy(st->temp[i]);
+    for (uint32_t i = 0; i < st->temp_count; i++) {
+        ty_column_destroy(st->temp[i]);
+        free(st->null_rows[i]);
+    }
     free(st->temp);
+    free(st->null_rows);
     mu_arena_destroy(st->arena);
     mu_arena_destroy(st->wire_arena);
     free(st->present);
@@ -642,7 +666,9 @@ static int nat_init(fmt_reader *r, bin_reader *st, mu_err *err) {
     if (rc == 0) rc = mu_arena_create(&st->wire_arena, b->tracker, 4096, err);
     if (rc != 0) return rc;
     st->temp = calloc(b->column_count, sizeof(ty_column *));
-    if (st->temp == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for a Native reader");
+    st->null_rows = calloc(b->column_count, sizeof(uint8_t *));
+    if (st->temp == NULL || st->null_rows == NULL)
+        return MU_ERR(err, MU_ENOMEM, "out of memory for a Native reader");
     st->temp_count = b->column_count;
     for (uint32_t i = 0; rc == 0 && i < b->column_count; i++) {
         const ty_type *type;
@@ -663,7 +689,7 @@ static int bin_reader_setup(fmt_reader *r, mu_err *err) {
     st->present = calloc(b->column_count, sizeof(bool));
     if (st->present == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for a reader");
     if (r->kind == FMT_NATIVE) return nat_init(r, st, err);
-    int rc = 0;
+    int rc = mu_arena_create(&st->wire_arena, b->tracker, 4096, err); /* header types */
     for (uint32_t i = 0; rc == 0 && i < b->column_count; i++)
         rc = bin_check_type(b->columns[i]->type, b->names[i], 1, err);
     if (rc != 0 || r->kind != FMT_ROW_BINARY) return rc;
@@ -755,23 +781,47 @@ static int rb_read_value(fmt_reader *r, bin_cursor *cur, ty_column *c, unsigned 
     }
 }
 
+/* One value of an input column the batch lacks: decoded by the header's
+ * type into a scratch column and dropped (input_format_skip_unknown_fields).
+ * RowBinaryWithNames has no types, so such a column cannot be skipped. */
+static int rb_skip_value(fmt_reader *r, bin_reader *st, bin_cursor *cur, uint32_t i,
+                         mu_err *err) {
+    if (st->skipped == NULL || st->skipped[i] == NULL)
+        return MU_ERR(err, MU_ENOT_SUPPORTED, "Cannot skip unknown field in %s format, "
+                      "because its type is unknown", fmt_name(r->kind));
+    int rc = rb_read_value(r, cur, st->skipped[i], 1, err);
+    ty_column_clear(st->skipped[i]);
+    return rc;
+}
+
 /* One row: the input's values, then defaults for the batch columns the
- * header left out. A failed or incomplete row is taken back. */
+ * header left out (marked missing). A failed or incomplete row is taken
+ * back. */
 static int rb_read_row(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_err *err) {
     ty_batch *b = r->batch;
     uint32_t rows = b->columns[0]->row_count;
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < st->input_count; i++) {
         uint32_t col = st->input_map[i];
-        rc = rb_read_value(r, cur, b->columns[col], 1, err);
-        if (rc < 0)
+        rc = col == FMT__FIELD_SKIP ? rb_skip_value(r, st, cur, i, err)
+                                    : rb_read_value(r, cur, b->columns[col], 1, err);
+        if (rc < 0 && col != FMT__FIELD_SKIP)
             mu_err_prefix(err, "Cannot parse input (%s): row %llu, column %u '%s'",
-                          fmt_name(r->kind), (unsigned long long)r->row_number + 1, col + 1,
+                          fmt_name(r->kind), (unsigned long long)r->row_number + 1, i + 1,
                           b->names[col]);
+        else if (rc < 0)
+            mu_err_prefix(err, "Cannot parse input (%s): row %llu, column %u", fmt_name(r->kind),
+                          (unsigned long long)r->row_number + 1, i + 1);
     }
-    for (uint32_t col = 0; rc == 0 && col < b->column_count; col++)
-        if (!st->present[col]) rc = ty_column_append_default(b->columns[col], err);
-    if (rc != 0) bin_batch_truncate(b, rows);
+    for (uint32_t col = 0; rc == 0 && col < b->column_count; col++) {
+        if (st->present[col]) continue;
+        rc = ty_column_append_default(b->columns[col], err);
+        if (rc == 0) rc = fmt__mark_missing(r, col, rows, err);
+    }
+    if (rc != 0) {
+        bin_batch_truncate(b, rows);
+        fmt__unmark_rows_from(r, rows);
+    }
     return rc;
 }
 
@@ -782,49 +832,96 @@ static int rb_header_error(fmt_reader *r, int code, mu_err *err, const char *wha
                   fmt_name(r->kind), what, shown, (const char *)name);
 }
 
-/* The WithNames header: varint N, N names, and for WithNamesAndTypes N
- * type names, each equal to the batch column's type (ClickHouse's
- * input_format_with_types_use_header). Names pick the batch columns. */
-static int rb_read_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_err *err) {
+/* Header name i: its batch column by name (input_format_with_names_use_header),
+ * or skipped when unknown (input_format_skip_unknown_fields). */
+static int rb_header_name(fmt_reader *r, bin_reader *st, uint32_t i, const uint8_t *name,
+                          size_t bytes, mu_err *err) {
+    if (r->flags & FMT_READ_HEADER_NAMES_IGNORED) return 0; /* identity, set by the caller */
+    int col = bin_batch_column(r->batch, name, bytes);
+    if (col < 0 && (r->flags & FMT_READ_UNKNOWN_FIELDS_ERROR))
+        return MU_ERR(err, MU_EINCORRECT_DATA, "Unknown field found in format header: '%.*s' "
+                      "at position %u\nSet the 'input_format_skip_unknown_fields' parameter "
+                      "explicitly to ignore and proceed", (int)MU_MIN(bytes, 200),
+                      (const char *)name, i);
+    if (col >= 0 && st->present[col])
+        return rb_header_error(r, MU_EINCORRECT_DATA, err, "duplicate column", name, bytes);
+    if (col >= 0) st->present[col] = true;
+    st->input_map[i] = col < 0 ? FMT__FIELD_SKIP : (uint32_t)col;
+    return 0;
+}
+
+/* Header type i: a known column's must be the batch column's type
+ * (input_format_with_types_use_header); a skipped one's is parsed to
+ * decode its values. */
+static int rb_header_type(fmt_reader *r, bin_reader *st, uint32_t i, const uint8_t *text,
+                          size_t bytes, mu_err *err) {
+    uint32_t col = st->input_map[i];
+    if (col == FMT__FIELD_SKIP) {
+        const ty_type *type;
+        int rc = ty_type_parse_n((const char *)text, bytes, st->wire_arena, &type, err);
+        if (rc == 0) rc = bin_check_type(type, "(skipped)", 1, err);
+        if (rc == 0) rc = ty_column_create(type, r->batch->tracker, &st->skipped[i], err);
+        if (rc != 0) mu_err_prefix(err, "Cannot parse input (%s): the type of skipped column "
+                                   "%u", fmt_name(r->kind), i + 1);
+        return rc;
+    }
+    if (r->flags & FMT_READ_HEADER_TYPES_IGNORED) return 0;
+    mu_buf_clear(&st->scratch);
+    int rc = ty_type_render(r->batch->columns[col]->type, &st->scratch, err);
+    if (rc == 0 && (bytes != st->scratch.length_bytes ||
+                    memcmp(text, st->scratch.data, bytes) != 0))
+        rc = MU_ERR(err, MU_EINCORRECT_DATA, "Cannot parse input (%s): type of '%s' must be "
+                    "%.*s, not %.*s", fmt_name(r->kind), r->batch->names[col],
+                    (int)st->scratch.length_bytes, (const char *)st->scratch.data,
+                    (int)MU_MIN(bytes, 200), (const char *)text);
+    return rc;
+}
+
+/* Room for n header entries; with the names ignored the fields are the
+ * batch's columns in order. */
+static int rb_header_setup(fmt_reader *r, bin_reader *st, uint64_t n, mu_err *err) {
     ty_batch *b = r->batch;
-    uint64_t n;
-    const uint8_t *p;
-    size_t bytes;
-    memset(st->present, 0, b->column_count * sizeof(bool));
-    int rc = cur_varint(cur, &n, err);
-    if (rc == 0 && n > b->column_count)
+    bool ignored = r->flags & FMT_READ_HEADER_NAMES_IGNORED;
+    if (n > TY_BATCH_COLUMNS_MAX || (ignored && n != b->column_count))
         return MU_ERR(err, MU_EINCORRECT_DATA, "Cannot parse input (%s): the header names %llu "
                       "columns, the insert has %u", fmt_name(r->kind), (unsigned long long)n,
                       b->column_count);
-    if (rc == 0 && st->input_map == NULL) st->input_map = calloc(b->column_count, 4);
-    if (rc == 0 && st->input_map == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory");
+    free(st->input_map);
+    rb_skipped_free(st);
+    st->input_map = calloc(n + 1, sizeof(uint32_t));
+    st->skipped = calloc(n + 1, sizeof(ty_column *));
+    if (st->input_map == NULL || st->skipped == NULL)
+        return MU_ERR(err, MU_ENOMEM, "out of memory for a %s header", fmt_name(r->kind));
+    for (uint32_t i = 0; i < b->column_count; i++) st->present[i] = ignored;
+    for (uint32_t i = 0; ignored && i < n; i++) st->input_map[i] = i;
+    st->input_count = (uint32_t)n;
+    return 0;
+}
+
+/* The WithNames header: varint N, N names, and for WithNamesAndTypes N
+ * type names. A header cut by the end of the pending bytes is BIN_MORE
+ * (read again from its start once more bytes came). */
+static int rb_read_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_err *err) {
+    uint64_t n;
+    const uint8_t *p;
+    size_t bytes;
+    int rc = cur_varint(cur, &n, err);
+    if (rc == 0) rc = rb_header_setup(r, st, n, err);
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
         rc = cur_string(cur, TY_COLUMN_NAME_BYTES_MAX, &p, &bytes, err);
-        int col = rc == 0 ? bin_batch_column(b, p, bytes) : -1;
-        if (rc == 0 && col < 0)
-            return rb_header_error(r, MU_EINCORRECT_DATA, err, "unknown column", p, bytes);
-        if (rc == 0 && st->present[col])
-            return rb_header_error(r, MU_EINCORRECT_DATA, err, "duplicate column", p, bytes);
-        if (rc == 0) st->present[col] = true;
-        if (rc == 0) st->input_map[i] = (uint32_t)col;
+        if (rc == 0) rc = rb_header_name(r, st, i, p, bytes, err);
     }
     for (uint32_t i = 0; rc == 0 && i < n && r->kind == FMT_ROW_BINARY_WITH_NAMES_AND_TYPES;
          i++) {
         rc = cur_string(cur, TY_TYPE_NAME_BYTES_MAX, &p, &bytes, err);
-        mu_buf_clear(&st->scratch);
-        const ty_column *c = b->columns[st->input_map[i]];
-        if (rc == 0) rc = ty_type_render(c->type, &st->scratch, err);
-        if (rc == 0 && (bytes != st->scratch.length_bytes ||
-                        memcmp(p, st->scratch.data, bytes) != 0))
-            return MU_ERR(err, MU_EINCORRECT_DATA, "Cannot parse input (%s): type of '%s' must "
-                          "be %.*s, not %.*s", fmt_name(r->kind), b->names[st->input_map[i]],
-                          (int)st->scratch.length_bytes, (const char *)st->scratch.data,
-                          (int)MU_MIN(bytes, 200), (const char *)p);
+        if (rc == 0) rc = rb_header_type(r, st, i, p, bytes, err);
     }
     if (rc == 0) {
-        st->input_count = (uint32_t)n;
         st->header_done = true;
+        return 0;
     }
+    rb_skipped_free(st); /* their types live in wire_arena */
+    mu_arena_reset(st->wire_arena);
     return rc;
 }
 
@@ -855,11 +952,17 @@ static int rb_drain(fmt_reader *r, bin_reader *st, bool final, mu_err *err) {
         start = cur.pos;
         rc = rb_read_row(r, st, &cur, err);
         if (rc == 0 && cur.pos - start > r->max_record_bytes) {
-            bin_batch_truncate(r->batch, r->batch->columns[0]->row_count - 1);
+            uint32_t rows = r->batch->columns[0]->row_count - 1;
+            bin_batch_truncate(r->batch, rows);
+            fmt__unmark_rows_from(r, rows);
             cur.need = cur.pos; /* the same error as when the row comes in pieces */
             rc = BIN_MORE;
         }
         if (rc == 0) r->row_number++;
+        /* RowBinary cannot find the next row after a bad one: the error
+         * stands, with ClickHouse's note if errors were allowed. */
+        bool skipped = rc < 0 && fmt__skip_row(r, rc, err);
+        MU_ASSERT(!skipped);
     }
     if (rc == BIN_MORE) {
         if (cur.need - start > r->max_record_bytes && st->header_done)
@@ -877,8 +980,11 @@ static int rb_drain(fmt_reader *r, bin_reader *st, bool final, mu_err *err) {
     }
     if (rc < 0) return rc;
     mu_buf_consume(&r->pending, cur.pos);
-    if (final && rc == 0 && r->pending.length_bytes > 0)
-        return rb_incomplete(r, r->pending.length_bytes, err);
+    if (final && rc == 0 && r->pending.length_bytes > 0) {
+        rc = rb_incomplete(r, r->pending.length_bytes, err);
+        bool skipped = st->header_done && fmt__skip_row(r, rc, err); /* only the note */
+        MU_ASSERT(!skipped);
+    }
     return rc;
 }
 
@@ -1007,11 +1113,33 @@ static int nat_plan_column(bin_reader *st, const ty_type *wire, ty_column *targe
 /* Native input: running the steps                                     */
 /* ================================================================== */
 
+/* Row `row` of the block's column was a NULL read as the default: marked
+ * missing once the block moves into the batch (nat_move), as ClickHouse's
+ * insertNullAsDefaultIfNeeded marks it. */
+static int nat_null_row(bin_reader *st, uint32_t row, mu_err *err) {
+    uint32_t col = st->current;
+    if (st->null_rows[col] == NULL) {
+        st->null_rows[col] = calloc(st->block_rows / 8 + 1, 1);
+        if (st->null_rows[col] == NULL)
+            return MU_ERR(err, MU_ENOMEM, "out of memory for a Native block");
+    }
+    MU_ASSERT(row < st->block_rows);
+    st->null_rows[col][row >> 3] |= (uint8_t)(1u << (row & 7));
+    return 0;
+}
+
 /* A NULL row into `target`: NULL, else the default if
- * input_format_null_as_default, else an error. */
+ * input_format_null_as_default (marked missing at the top level), else an
+ * error. */
 static int nat_append_null(fmt_reader *r, ty_column *target, mu_err *err) {
     if (target->nullable) return ty_column_append_null(target, err);
-    if (r->flags & FMT_READ_NULL_AS_DEFAULT) return ty_column_append_default(target, err);
+    if (r->flags & FMT_READ_NULL_AS_DEFAULT) {
+        bin_reader *st = r->impl;
+        uint32_t row = target->row_count;
+        int rc = ty_column_append_default(target, err);
+        bool top = st->current != FMT__FIELD_SKIP && target == st->temp[st->current];
+        return rc == 0 && top ? nat_null_row(st, row, err) : rc;
+    }
     char name[128];
     return MU_ERR(err, MU_EINSERT_NULL, "NULL in a column of type %s",
                   ty_type_name(target->type, name, sizeof(name)));
@@ -1319,8 +1447,10 @@ static int nat_step_run(fmt_reader *r, bin_reader *st, nat_step *s, bin_cursor *
 static int nat_error(fmt_reader *r, bin_reader *st, int rc, mu_err *err) {
     if (st->phase == NAT_IN_DATA) {
         const nat_step *s = &st->steps[st->step_index];
+        const char *name = st->current == FMT__FIELD_SKIP ? st->skip_name
+                                                          : r->batch->names[st->current];
         mu_err_prefix(err, "Cannot parse input (Native): block %llu, column '%s', %s %llu",
-                      (unsigned long long)st->block_number + 1, r->batch->names[st->current],
+                      (unsigned long long)st->block_number + 1, name,
                       s->count_from < 0 ? "row" : "element",
                       (unsigned long long)(s->kind == NAT_LC ? s->leaf.done + s->lc_rows_done
                                                              : s->leaf.done) + 1);
@@ -1338,9 +1468,9 @@ static int nat_block_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_e
     if (rc == 0) rc = cur_varint(cur, &rows, err);
     if (rc == BIN_MORE) cur->pos = start;
     if (rc != 0) return rc;
-    if (columns > r->batch->column_count)
-        return MU_ERR(err, MU_EINCORRECT_DATA, "%llu columns, the insert has %u",
-                      (unsigned long long)columns, r->batch->column_count);
+    if (columns > TY_BATCH_COLUMNS_MAX)
+        return MU_ERR(err, MU_ETOO_LARGE, "%llu columns, more than %u",
+                      (unsigned long long)columns, TY_BATCH_COLUMNS_MAX);
     if (rows > TY_COLUMN_ROWS_MAX)
         return MU_ERR(err, MU_ETOO_LARGE, "%llu rows", (unsigned long long)rows);
     if (columns == 0 && rows > 0)
@@ -1353,6 +1483,26 @@ static int nat_block_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_e
     memset(st->present, 0, r->batch->column_count * sizeof(bool));
     st->phase = columns > 0 ? NAT_AT_COLUMN : NAT_MOVING;
     return 0;
+}
+
+/* A column the batch lacks (input_format_skip_unknown_fields): its data
+ * is decoded by its own type into a scratch column and dropped. */
+static int nat_unknown_column(fmt_reader *r, bin_reader *st, const uint8_t *name,
+                              size_t name_bytes, const ty_type *wire, mu_err *err) {
+    int shown = (int)MU_MIN(name_bytes, 200);
+    if (r->flags & FMT_READ_UNKNOWN_FIELDS_ERROR)
+        return MU_ERR(err, MU_EINCORRECT_DATA, "Unknown column with name %.*s found while "
+                      "reading data in Native format", shown, (const char *)name);
+    char *copy = mu_arena_alloc(st->wire_arena, name_bytes + 1, err);
+    if (copy == NULL) return MU_ENOMEM;
+    if (name_bytes > 0) memcpy(copy, name, name_bytes);
+    copy[name_bytes] = 0;
+    st->skip_name = copy;
+    st->current = FMT__FIELD_SKIP;
+    int rc = bin_check_type(wire, copy, 1, err);
+    if (rc == 0) rc = ty_column_create(wire, r->batch->tracker, &st->skip_column, err);
+    if (rc == 0) rc = nat_plan_column(st, wire, st->skip_column, err);
+    return rc;
 }
 
 /* Name and type of the next column: picks the batch column and plans
@@ -1368,18 +1518,24 @@ static int nat_column_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_
     if (rc == BIN_MORE) cur->pos = start;
     if (rc != 0) return rc;
     int col = bin_batch_column(r->batch, name, name_bytes);
-    if (col < 0 || st->present[col])
-        return MU_ERR(err, MU_EINCORRECT_DATA, "%s column '%.*s'", col < 0 ? "unknown"
-                      : "duplicate", (int)MU_MIN(name_bytes, 200), (const char *)name);
-    st->present[col] = true;
-    st->current = (uint32_t)col;
+    if (col >= 0 && st->present[col])
+        return MU_ERR(err, MU_EINCORRECT_DATA, "duplicate column '%.*s'",
+                      (int)MU_MIN(name_bytes, 200), (const char *)name);
+    ty_column_destroy(st->skip_column);
+    st->skip_column = NULL;
     mu_arena_reset(st->wire_arena);
     const ty_type *wire;
     rc = ty_type_parse_n((const char *)type_name, type_bytes, st->wire_arena, &wire, err);
-    if (rc == 0) rc = bin_check_type(wire, r->batch->names[col], 1, err);
-    if (rc == 0) rc = nat_plan_column(st, wire, st->temp[col], err);
+    if (rc == 0 && col < 0) {
+        rc = nat_unknown_column(r, st, name, name_bytes, wire, err);
+    } else if (rc == 0) {
+        st->present[col] = true;
+        st->current = (uint32_t)col;
+        rc = bin_check_type(wire, r->batch->names[col], 1, err);
+        if (rc == 0) rc = nat_plan_column(st, wire, st->temp[col], err);
+    }
     if (rc != 0) {
-        mu_err_prefix(err, "column '%s'", r->batch->names[col]);
+        mu_err_prefix(err, "column '%.*s'", (int)MU_MIN(name_bytes, 200), (const char *)name);
         return rc;
     }
     st->phase = st->block_rows > 0 ? NAT_IN_DATA : NAT_AT_COLUMN;
@@ -1393,8 +1549,12 @@ static int nat_column_data(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_er
         if (rc != 0) return rc;
         st->step_index++;
     }
-    MU_ASSERT(st->temp[st->current]->row_count == st->block_rows);
+    const ty_column *read = st->current == FMT__FIELD_SKIP ? st->skip_column
+                                                           : st->temp[st->current];
+    MU_ASSERT(read->row_count == st->block_rows);
     nat_steps_reset(st);
+    ty_column_destroy(st->skip_column); /* an unknown column's values are dropped */
+    st->skip_column = NULL;
     st->phase = ++st->column_index < st->block_columns ? NAT_AT_COLUMN : NAT_MOVING;
     return 0;
 }
@@ -1413,19 +1573,31 @@ static int nat_move(fmt_reader *r, bin_reader *st, mu_err *err) {
             if (st->present[i]) {
                 rc = ty_column_append_rows_from(b->columns[i], st->temp[i], (uint32_t)st->moved,
                                                 n, err);
+                for (uint32_t k = 0; rc == 0 && st->null_rows[i] != NULL && k < n; k++) {
+                    uint64_t row = st->moved + k;
+                    if ((st->null_rows[i][row >> 3] >> (row & 7)) & 1)
+                        rc = fmt__mark_missing(r, i, have + k, err);
+                }
                 continue;
             }
-            for (uint32_t k = 0; rc == 0 && k < n; k++)
+            for (uint32_t k = 0; rc == 0 && k < n; k++) {
                 rc = ty_column_append_default(b->columns[i], err);
+                if (rc == 0) rc = fmt__mark_missing(r, i, have + k, err);
+            }
         }
         if (rc != 0) {
             bin_batch_truncate(b, have);
+            fmt__unmark_rows_from(r, have);
             return rc;
         }
         st->moved += n;
         r->row_number += n;
     }
-    for (uint32_t i = 0; i < b->column_count; i++) ty_column_clear(st->temp[i]);
+    for (uint32_t i = 0; i < b->column_count; i++) {
+        ty_column_clear(st->temp[i]);
+        free(st->null_rows[i]);
+        st->null_rows[i] = NULL;
+    }
     st->block_number++;
     st->phase = NAT_AT_BLOCK;
     return 0;

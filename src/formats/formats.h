@@ -1,12 +1,12 @@
-/* formats.h: the interface of the formats module: writers that
- * append a ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse
- * renders TabSeparated, TabSeparatedRaw, TabSeparatedWithNames[AndTypes],
- * CSV, CSVWithNames[AndTypes] and JSONEachRow, and a streaming reader that
- * parses TabSeparated / CSV (and WithNames variants) input, fed chunk by
- * chunk, into the columns of a caller-supplied ty_batch. fmt_writer also
- * writes the JSON, Pretty, binary (RowBinary, Native) and Arrow families.
- * Byte-level rules: docs reference clickhouse-compat.md section 2 and
- * src/formats/README.md.
+/* formats.h: the interface of the formats module: writers that append a
+ * ty_batch's visible rows to a mu_buf byte-exactly as ClickHouse renders
+ * each output format, and a streaming reader that parses the input formats
+ * (TSV, TSVRaw, CSV and their WithNames variants, JSON*EachRow, RowBinary*,
+ * Native), fed chunk by chunk, into the columns of a caller-supplied
+ * ty_batch, under ClickHouse's input_format_* settings (fmt_read_flags,
+ * fmt_reader_allow_errors). fmt_writer also writes the Arrow family.
+ * Byte-level rules: docs reference
+ * clickhouse-compat.md section 2; the input rules: README.md.
  */
 #ifndef MUSCLES_FORMATS_H
 #define MUSCLES_FORMATS_H
@@ -54,7 +54,8 @@ typedef enum fmt_kind {
 fmt_kind fmt_find(const char *name);
 /* Canonical ClickHouse name of a kind ("TabSeparated", ...). */
 const char *fmt_name(fmt_kind kind);
-/* True for the kinds fmt_reader accepts (TSV and CSV families, not Raw). */
+/* True for the kinds fmt_reader accepts: TSV (Raw, WithNames[AndTypes]), CSV
+ * (WithNames[AndTypes]), JSON*EachRow, RowBinary*, Native. */
 bool fmt_can_read(fmt_kind kind);
 
 /* ------------------------------------------------------------------ */
@@ -155,10 +156,30 @@ int fmt_writer_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu_e
 
 #define FMT_LINE_BYTES_DEFAULT (1u << 20) /* longest record before MU_ETOO_LARGE */
 
+/* ClickHouse's input settings as reader flags. 0 gives ClickHouse's
+ * defaults except input_format_null_as_default (set
+ * FMT_READ_NULL_AS_DEFAULT for it). */
 enum fmt_read_flags {
-    /* \N in a non-Nullable column appends the type's default instead of
-     * failing (input_format_null_as_default). */
+    /* input_format_null_as_default=1: a NULL (\N, null) for a column that is
+     * not Nullable appends the type's default (marked missing). Without it
+     * a NULL there is an error, except in TSV/CSV where \N is then plain
+     * text of the type, as ClickHouse reads it ("N" / "\N" into String). */
     FMT_READ_NULL_AS_DEFAULT = 1,
+    /* input_format_skip_unknown_fields=0: a column (header name, JSON key,
+     * Native column) that the batch lacks is INCORRECT_DATA naming it;
+     * by default it is read and dropped. */
+    FMT_READ_UNKNOWN_FIELDS_ERROR = 2,
+    /* date_time_input_format=best_effort / best_effort_us: DateTime and
+     * DateTime64 text through ty_datetime_best_effort (JSON: strings only;
+     * a bare JSON number stays a Unix time). */
+    FMT_READ_DATETIME_BEST_EFFORT = 4,
+    FMT_READ_DATETIME_BEST_EFFORT_US = 8,
+    /* input_format_with_names_use_header=0: the names line / header of the
+     * WithNames kinds is read and ignored; fields come in batch order. */
+    FMT_READ_HEADER_NAMES_IGNORED = 16,
+    /* input_format_with_types_use_header=0: the types line / header is read
+     * and not compared with the batch's types. */
+    FMT_READ_HEADER_TYPES_IGNORED = 32,
 };
 
 /* A streaming reader. Records (lines; CSV records may span lines inside
@@ -173,12 +194,22 @@ typedef struct fmt_reader {
     void *impl;
     unsigned flags;
     ty_batch *batch;        /* borrowed: rows are appended to its columns */
+    ty_text_options text_options; /* from the flags, for ty_column_append_text_opt */
     mu_buf pending;         /* bytes not yet parsed */
     size_t scan_pos;        /* bytes of `pending` already scanned for a record end */
     int scan_state;         /* record-scanner state at scan_pos */
     size_t max_record_bytes;
-    uint64_t row_number;    /* data rows parsed so far (headers excluded) */
+    uint64_t row_number;    /* data rows read so far, skipped ones included (headers not) */
+    uint64_t rows_skipped;  /* rows dropped for errors under fmt_reader_allow_errors */
+    uint64_t allow_errors_num;
+    double allow_errors_ratio;
     unsigned header_lines;  /* header lines still to read */
+    /* Input fields -> batch columns (TSV/CSV): FMT__FIELD_SKIP drops one. */
+    uint32_t *input_map;
+    uint32_t input_count;
+    bool *present;          /* batch column i is given by the input */
+    uint8_t **missing;      /* per batch column: bitmap of rows left out, or NULL */
+    uint32_t missing_count; /* entries of `missing`: the batch's column count */
     mu_buf field;           /* scratch: one un-escaped field */
 } fmt_reader;
 
@@ -188,6 +219,16 @@ typedef struct fmt_reader {
 int fmt_reader_init(fmt_reader *r, fmt_kind kind, ty_batch *batch, unsigned flags,
                     size_t max_record_bytes, mu_err *err);
 void fmt_reader_deinit(fmt_reader *r);
+/* input_format_allow_errors_num / _ratio (before the first feed): a row
+ * that fails to parse is dropped and counted (rows_skipped) instead of
+ * failing, until both limits are passed, as ClickHouse decides it:
+ * errors > num and errors / rows-so-far > ratio. Then, and for errors that
+ * are not parse errors (limits, memory, headers), the error stands, with
+ * ClickHouse's "(Already have N errors out of M rows, ...)" appended.
+ * TSV, CSV and JSON*EachRow skip to the next record; RowBinary* cannot
+ * ("(Input format doesn't allow to skip errors)"); Native ignores it.
+ * MU_EINVAL for a negative or not finite ratio (above 1 never trips). */
+int fmt_reader_allow_errors(fmt_reader *r, uint64_t num, double ratio, mu_err *err);
 /* Parses every complete record of the bytes fed so far plus `data`.
  * Returns 0 when all complete records are parsed, 1 when the batch's
  * columns reached TY_BATCH_ROWS_MAX rows (take the rows out, then call
@@ -195,11 +236,24 @@ void fmt_reader_deinit(fmt_reader *r);
  * and value (the failed row is not appended): ClickHouse's
  * CANNOT_PARSE_INPUT_ASSERTION_FAILED (MU_EINPUT_ASSERTION) for a value
  * that does not parse, CANNOT_PARSE_DATE / _DATETIME / _UUID for those
- * types, MU_EPARSE for a malformed record, MU_ETOO_LARGE
- * for a record longer than the limit. */
+ * types, MU_EPARSE for a malformed record, MU_EINCORRECT_DATA for a bad
+ * header, MU_ETOO_LARGE for a record longer than the limit. After an
+ * error the reader must not be fed again. */
 int fmt_reader_feed(fmt_reader *r, const void *data, size_t length_bytes, mu_err *err);
 /* Ends the input: parses a last record without its line end. Same returns
  * as fmt_reader_feed (1: drain and call again). */
 int fmt_reader_finish(fmt_reader *r, mu_err *err);
+
+/* Omitted values (ClickHouse's block_missing_values, what
+ * input_format_defaults_for_omitted_fields computes DEFAULT expressions
+ * for): rows of the batch where the reader appended the type's default
+ * because the input left the value out: a column the header or Native
+ * block lacks, a JSON key absent, a NULL read as default, an empty CSV
+ * field. Rows count from 0 in the current batch; call
+ * fmt_reader_missing_clear once the rows are taken out. */
+bool fmt_reader_missing(const fmt_reader *r, uint32_t column, uint32_t row);
+/* True when some row of the column is marked. */
+bool fmt_reader_column_has_missing(const fmt_reader *r, uint32_t column);
+void fmt_reader_missing_clear(fmt_reader *r);
 
 #endif /* MUSCLES_FORMATS_H */

@@ -42,6 +42,23 @@ const fmt__writer_vt *fmt__writer_pretty(fmt_kind kind);  /* pretty.c: Pretty*, 
 const fmt__writer_vt *fmt__writer_binary(fmt_kind kind);  /* binary.c: RowBinary*, Native */
 const fmt__writer_vt *fmt__writer_arrow(fmt_kind kind);   /* arrow.c: Arrow, ArrowStream */
 
+/* ---- what the readers share (read.c) ----------------------------------- */
+
+/* fmt_reader.input_map: an input field no batch column takes. */
+#define FMT__FIELD_SKIP UINT32_MAX
+
+/* ClickHouse's parse errors (isParseError): those a reader may skip. */
+bool fmt__is_parse_error(int rc);
+/* After row r->row_number + 1 failed with rc (already taken back): true
+ * when fmt_reader_allow_errors lets it be dropped (counted in
+ * rows_skipped and row_number); false when the error stands (err gets
+ * ClickHouse's note when a limit was passed or the kind cannot skip). */
+bool fmt__skip_row(fmt_reader *r, int rc, mu_err *err);
+/* Marks row `row` of batch column `column` as omitted by the input. */
+int fmt__mark_missing(fmt_reader *r, uint32_t column, uint32_t row, mu_err *err);
+/* Forgets the marks of rows >= row (a row taken back). */
+void fmt__unmark_rows_from(fmt_reader *r, uint32_t row);
+
 /* ---- readers of the kinds after TSV/CSV -------------------------------- */
 
 typedef struct fmt__reader_vt {

@@ -9,14 +9,23 @@
  *
  * Values follow ClickHouse's deserializeTextJSON with its defaults: keys
  * are matched to the batch's column names (unknown keys skipped,
- * input_format_skip_unknown_fields=1; a missing key gives the column's
- * default; a repeated key is INCORRECT_DATA), null gives NULL or, for a
- * column that is not Nullable, its default under FMT_READ_NULL_AS_DEFAULT;
- * numbers may be quoted, true/false read as 1/0 into numbers; a String
- * column also takes numbers, booleans, objects and arrays as their JSON
- * text; Array and Map nest. JSONStringsEachRow values are JSON strings
- * holding the value's text form. A failing row leaves the columns as they
- * were and the error names row, key (or column) and value.
+ * input_format_skip_unknown_fields=1, or INCORRECT_DATA under
+ * FMT_READ_UNKNOWN_FIELDS_ERROR; a missing key gives the column's
+ * default, marked missing; a repeated key is INCORRECT_DATA), null gives
+ * NULL or, for a column that is not Nullable, its default under
+ * FMT_READ_NULL_AS_DEFAULT; numbers may be quoted, true/false read as 1/0
+ * into numbers; a String column also takes numbers, booleans, objects and
+ * arrays as their JSON text; Array and Map nest; a DateTime in a JSON
+ * string follows date_time_input_format, a bare number is a Unix time.
+ * JSONStringsEachRow values are JSON strings holding the value's text
+ * form. A failing row leaves the columns as they were and the error names
+ * row, key (or column) and value.
+ *
+ * Under fmt_reader_allow_errors a bad row is dropped: a row whose brackets
+ * close is skipped whole; bytes that cannot start a row, and a row that
+ * never closes (found at the end of the input, or past the row length
+ * limit with a syntax error before its end), are skipped to the end of
+ * their line, as ClickHouse's syncAfterError does, and reading goes on.
  */
 #include "formats/formats_int.h"
 
@@ -41,6 +50,7 @@ typedef struct jr_reader {
     bool semicolon_seen;
     bool after_row;      /* a row ended and no separator followed yet */
     bool after_comma;    /* a ',' followed the last row */
+    bool skip_line;      /* after a bad row: bytes up to the next \n are dropped */
     /* Inside a row: the scanner looking for its end (resumes at r->scan_pos). */
     bool in_row;
     bool in_string;
@@ -63,6 +73,7 @@ typedef struct jr_ctx {
     const uint8_t *p;
     size_t n;
     int col;             /* column being read, JR_NO_COLUMN for an unknown key */
+    bool hit_end;        /* the row ended where more was expected (a cut row) */
     char key[JR_KEY_SHOWN_MAX + 1];
     mu_err *err;
 } jr_ctx;
@@ -121,8 +132,9 @@ static void jr_where(const jr_ctx *x, char *out, size_t out_bytes) {
 }
 
 /* Malformed JSON at byte `at` of the row. */
-static int jr_syntax(const jr_ctx *x, size_t at, const char *reason) {
+static int jr_syntax(jr_ctx *x, size_t at, const char *reason) {
     char where[JR_KEY_SHOWN_MAX + 64];
+    if (at >= x->n) x->hit_end = true;
     jr_where(x, where, sizeof where);
     size_t shown = x->n - MU_MIN(at, x->n);
     shown = MU_MIN(shown, (size_t)40);
@@ -189,13 +201,15 @@ static int jr_utf8(uint32_t cp, mu_buf *out, mu_err *err) {
 
 /* \uXXXX at p[*k] (the backslash), with a surrogate pair as one code
  * point; a lone low surrogate is encoded as it is, as ClickHouse does. */
-static int jr_unicode_escape(const jr_ctx *x, size_t *k, size_t at, mu_buf *out) {
+static int jr_unicode_escape(jr_ctx *x, size_t *k, size_t at, mu_buf *out) {
     const uint8_t *p = x->p;
     uint32_t cp, low;
+    if (*k + 6 > x->n) x->hit_end = true;
     if (*k + 6 > x->n || jr_hex4(p + *k + 2, &cp) != 0)
         return jr_value_error(x, at, *k + 2, "bad \\u escape sequence", MU_EESCAPE);
     *k += 6;
     if (cp >= 0xD800 && cp <= 0xDBFF) {
+        if (*k + 6 > x->n) x->hit_end = true;
         if (*k + 6 > x->n || p[*k] != '\\' || p[*k + 1] != 'u' || jr_hex4(p + *k + 2, &low) != 0)
             return jr_value_error(x, at, *k, "missing second part of surrogate pair",
                                   MU_EESCAPE);
@@ -210,7 +224,7 @@ static int jr_unicode_escape(const jr_ctx *x, size_t *k, size_t at, mu_buf *out)
 /* Decodes the JSON string at p[*i] (a '"') into out; *i moves past it.
  * Escapes as ClickHouse's readJSONString: \" \\ \/ \b \f \n \r \t \uXXXX,
  * any other escaped byte stands for itself. */
-static int jr_string(const jr_ctx *x, size_t *i, mu_buf *out) {
+static int jr_string(jr_ctx *x, size_t *i, mu_buf *out) {
     MU_ASSERT(*i < x->n && x->p[*i] == '"');
     size_t at = *i, k = at + 1;
     mu_buf_clear(out);
@@ -219,9 +233,11 @@ static int jr_string(const jr_ctx *x, size_t *i, mu_buf *out) {
         while (k < x->n && x->p[k] != '"' && x->p[k] != '\\') k++;
         int rc = mu_buf_append(out, x->p + from, k - from, x->err);
         if (rc != 0) return rc;
-        if (k >= x->n) return jr_syntax(x, at, "unterminated string");
+        if (k >= x->n || (x->p[k] == '\\' && k + 1 >= x->n)) {
+            x->hit_end = true; /* the row's bytes end inside the string */
+            return jr_syntax(x, at, "unterminated string");
+        }
         if (x->p[k] == '"') break;
-        if (k + 1 >= x->n) return jr_syntax(x, at, "unterminated string");
         uint8_t ch = x->p[k + 1];
         if (ch == 'u') {
             rc = jr_unicode_escape(x, &k, at, out);
@@ -247,7 +263,7 @@ static int jr_string(const jr_ctx *x, size_t *i, mu_buf *out) {
 typedef enum jr_skip_state { JR_WANT_VALUE, JR_WANT_KEY, JR_AFTER_VALUE } jr_skip_state;
 
 /* Opens an object or array while skipping; an empty one closes at once. */
-static int jr_skip_open(const jr_ctx *x, size_t *k, uint8_t *closers, uint32_t *depth,
+static int jr_skip_open(jr_ctx *x, size_t *k, uint8_t *closers, uint32_t *depth,
                         jr_skip_state *s) {
     if (*depth == JR_SKIP_DEPTH_MAX)
         return MU_ERR(x->err, MU_ETOO_DEEP, "Cannot parse input (%s): row %llu: JSON nested "
@@ -269,7 +285,7 @@ static int jr_skip_open(const jr_ctx *x, size_t *k, uint8_t *closers, uint32_t *
 
 /* Moves *i past one JSON value of any shape, checking its syntax, without
  * recursion (depth bounded by JR_SKIP_DEPTH_MAX). */
-static int jr_skip(const jr_ctx *x, size_t *i) {
+static int jr_skip(jr_ctx *x, size_t *i) {
     uint8_t closers[JR_SKIP_DEPTH_MAX];
     uint32_t depth = 0;
     jr_skip_state s = JR_WANT_VALUE;
@@ -330,15 +346,18 @@ static const ty_type *jr_base_type(const ty_type *type) {
 }
 
 /* Appends text parsed strictly as the column's type; the input bytes
- * [at, end) are quoted if it does not parse. */
-static int jr_append_text(const jr_ctx *x, ty_column *c, const void *text, size_t n, size_t at,
-                          size_t end) {
+ * [at, end) are quoted if it does not parse. Text from a JSON string
+ * follows date_time_input_format; a bare token is read the basic way (a
+ * DateTime as Unix time, as ClickHouse reads a JSON number). */
+static int jr_append_text(jr_ctx *x, ty_column *c, const void *text, size_t n, size_t at,
+                          size_t end, bool from_string) {
     if (jr_base_type(c->type)->kind == TY_NOTHING)
         return jr_value_error(x, at, end, "a Nothing column holds only null",
                               MU_EINPUT_ASSERTION);
     mu_err inner;
     mu_err_clear(&inner);
-    int rc = ty_column_append_text(c, text, n, &inner);
+    const ty_text_options *opt = from_string ? &x->r->text_options : NULL;
+    int rc = ty_column_append_text_opt(c, text, n, opt, &inner);
     if (rc == MU_EPARSE)
         return jr_value_error(x, at, end, inner.message, MU_EINPUT_ASSERTION);
     if (rc == MU_EPARSE_DATE || rc == MU_EPARSE_DATETIME || rc == MU_EPARSE_UUID)
@@ -348,17 +367,22 @@ static int jr_append_text(const jr_ctx *x, ty_column *c, const void *text, size_
 }
 
 /* null: NULL, or the default of a column that is not Nullable
- * (input_format_null_as_default). */
-static int jr_null(const jr_ctx *x, ty_column *c, size_t at, size_t end) {
+ * (input_format_null_as_default; at the top level the row is marked
+ * missing, so the column's DEFAULT expression may replace it). */
+static int jr_null(jr_ctx *x, ty_column *c, size_t at, size_t end) {
     if (c->nullable) return ty_column_append_null(c, x->err);
-    if (x->r->flags & FMT_READ_NULL_AS_DEFAULT) return ty_column_append_default(c, x->err);
-    return jr_value_error(x, at, end, "null in a column that is not Nullable", MU_EPARSE);
+    if (!(x->r->flags & FMT_READ_NULL_AS_DEFAULT))
+        return jr_value_error(x, at, end, "null in a column that is not Nullable", MU_EPARSE);
+    uint32_t row = c->row_count;
+    int rc = ty_column_append_default(c, x->err);
+    bool top = x->col >= 0 && c == x->r->batch->columns[x->col];
+    return rc == 0 && top ? fmt__mark_missing(x->r, (uint32_t)x->col, row, x->err) : rc;
 }
 
-static int jr_value(const jr_ctx *x, ty_column *c, size_t *i);
+static int jr_value(jr_ctx *x, ty_column *c, size_t *i);
 
 /* [v, ...] into an Array column. */
-static int jr_array(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_array(jr_ctx *x, ty_column *c, size_t *i) {
     size_t k = *i;
     if (x->p[k] != '[') {
         size_t end = k;
@@ -383,7 +407,7 @@ static int jr_array(const jr_ctx *x, ty_column *c, size_t *i) {
 }
 
 /* {"key": v, ...} into a Map column; keys are read as text of the key type. */
-static int jr_map(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_map(jr_ctx *x, ty_column *c, size_t *i) {
     size_t k = *i;
     if (x->p[k] != '{') {
         size_t end = k;
@@ -400,7 +424,7 @@ static int jr_map(const jr_ctx *x, ty_column *c, size_t *i) {
         int rc = jr_string(x, &k, &x->st->text);
         if (rc == 0)
             rc = jr_append_text(x, ty_column_child_mut(c, 0), x->st->text.data,
-                                x->st->text.length_bytes, key_at, k);
+                                x->st->text.length_bytes, key_at, k, true);
         if (rc != 0) return rc;
         jr_ws(x, &k);
         if (k >= x->n || x->p[k] != ':') return jr_syntax(x, k, "expected ':'");
@@ -421,7 +445,7 @@ static int jr_map(const jr_ctx *x, ty_column *c, size_t *i) {
  * input_format_json_read_objects_as_strings / _arrays_as_strings), true,
  * false and numbers (as written: _read_bools_as_strings,
  * _read_numbers_as_strings). */
-static int jr_string_unquoted(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_string_unquoted(jr_ctx *x, ty_column *c, size_t *i) {
     size_t at = *i, end = at;
     if (x->p[at] == '{' || x->p[at] == '[') {
         int rc = jr_skip(x, &end);
@@ -435,20 +459,20 @@ static int jr_string_unquoted(const jr_ctx *x, ty_column *c, size_t *i) {
                                   MU_EINCORRECT_DATA);
     }
     *i = end;
-    return jr_append_text(x, c, x->p + at, end - at, at, end);
+    return jr_append_text(x, c, x->p + at, end - at, at, end, false);
 }
 
 /* Scalars: a JSON string holds the value's text (numbers may be quoted);
  * bare tokens are numbers (true/false read as 1/0 into numbers), Bool,
  * Decimal, DateTime[64] as Unix time and Enum values; Date, Date32, UUID
  * and FixedString must be strings. */
-static int jr_scalar(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_scalar(jr_ctx *x, ty_column *c, size_t *i) {
     size_t at = *i;
     ty_kind kind = jr_base_type(c->type)->kind;
     if (x->p[at] == '"') {
         int rc = jr_string(x, i, &x->st->text);
         if (rc != 0) return rc;
-        return jr_append_text(x, c, x->st->text.data, x->st->text.length_bytes, at, *i);
+        return jr_append_text(x, c, x->st->text.data, x->st->text.length_bytes, at, *i, true);
     }
     if (kind == TY_STRING) return jr_string_unquoted(x, c, i);
     size_t end = at;
@@ -463,14 +487,15 @@ static int jr_scalar(const jr_ctx *x, ty_column *c, size_t *i) {
         return jr_value_error(x, at, end, "expected a JSON string", MU_EINPUT_ASSERTION);
     *i = end;
     bool number = kind <= TY_FLOAT64;
-    if (number && jr_word(x, at, end, "true")) return jr_append_text(x, c, "1", 1, at, end);
-    if (number && jr_word(x, at, end, "false")) return jr_append_text(x, c, "0", 1, at, end);
-    return jr_append_text(x, c, x->p + at, end - at, at, end);
+    if (number && jr_word(x, at, end, "true")) return jr_append_text(x, c, "1", 1, at, end, false);
+    if (number && jr_word(x, at, end, "false"))
+        return jr_append_text(x, c, "0", 1, at, end, false);
+    return jr_append_text(x, c, x->p + at, end - at, at, end, false);
 }
 
 /* One value of column c at p[*i]. Recursion follows the type tree, whose
  * depth is bounded by TY_TYPE_DEPTH_MAX. */
-static int jr_value(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_value(jr_ctx *x, ty_column *c, size_t *i) {
     jr_ws(x, i);
     if (*i >= x->n) return jr_syntax(x, *i, "expected a value");
     size_t at = *i;
@@ -490,7 +515,7 @@ static int jr_value(const jr_ctx *x, ty_column *c, size_t *i) {
 /* JSONStringsEachRow: the value is a JSON string holding the text form;
  * the whole text NULL (any case) or ᴺᵁᴸᴸ is NULL (or the default, as
  * ClickHouse's deserializeWholeText under input_format_null_as_default). */
-static int jr_text_value(const jr_ctx *x, ty_column *c, size_t *i) {
+static int jr_text_value(jr_ctx *x, ty_column *c, size_t *i) {
     jr_ws(x, i);
     size_t at = *i;
     if (at >= x->n || x->p[at] != '"') {
@@ -507,7 +532,7 @@ static int jr_text_value(const jr_ctx *x, ty_column *c, size_t *i) {
                  memcmp(t->data, pretty_null, sizeof pretty_null - 1) == 0);
     if (null && (c->nullable || (x->r->flags & FMT_READ_NULL_AS_DEFAULT)))
         return jr_null(x, c, at, *i);
-    return jr_append_text(x, c, t->data, t->length_bytes, at, *i);
+    return jr_append_text(x, c, t->data, t->length_bytes, at, *i, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -550,6 +575,10 @@ static int jr_pair(jr_ctx *x, size_t *k, uint32_t key_index) {
     jr_ws(x, k);
     if (*k >= x->n || x->p[*k] != ':') return jr_syntax(x, *k, "expected ':'");
     (*k)++;
+    if (x->col == JR_NO_COLUMN && (x->r->flags & FMT_READ_UNKNOWN_FIELDS_ERROR))
+        return jr_value_error(x, key_at, key_end, "unknown field found while parsing "
+                              "JSONEachRow format (input_format_skip_unknown_fields=0)",
+                              MU_EINCORRECT_DATA);
     if (x->col == JR_NO_COLUMN) {
         jr_ws(x, k);
         return jr_skip(x, k); /* input_format_skip_unknown_fields=1 */
@@ -563,7 +592,8 @@ static int jr_pair(jr_ctx *x, size_t *k, uint32_t key_index) {
     return x->r->kind == FMT_JSON_STRINGS_EACH_ROW ? jr_text_value(x, c, k) : jr_value(x, c, k);
 }
 
-/* {"key": value, ...}; columns whose key is missing get their default. */
+/* {"key": value, ...}; columns whose key is missing get their default,
+ * marked missing. */
 static int jr_object_row(jr_ctx *x) {
     ty_batch *b = x->r->batch;
     memset(x->st->seen, 0, b->column_count);
@@ -585,8 +615,12 @@ static int jr_object_row(jr_ctx *x) {
     }
     if (k + 1 != x->n) return jr_syntax(x, k + 1, "unexpected data after the object");
     int rc = 0;
-    for (uint32_t i = 0; rc == 0 && i < b->column_count; i++)
-        if (!x->st->seen[i]) rc = ty_column_append_default(b->columns[i], x->err);
+    for (uint32_t i = 0; rc == 0 && i < b->column_count; i++) {
+        if (x->st->seen[i]) continue;
+        uint32_t row = b->columns[i]->row_count;
+        rc = ty_column_append_default(b->columns[i], x->err);
+        if (rc == 0) rc = fmt__mark_missing(x->r, i, row, x->err);
+    }
     return rc;
 }
 
@@ -621,8 +655,9 @@ static int jr_compact_row(jr_ctx *x) {
 }
 
 /* Parses one complete row p[0..n); on failure every column is cut back to
- * its row count before the row. */
-static int jr_row(fmt_reader *r, const uint8_t *p, size_t n, mu_err *err) {
+ * its row count before the row, and *hit_end (may be NULL) tells whether
+ * the row's bytes ended where more were expected. */
+static int jr_row(fmt_reader *r, const uint8_t *p, size_t n, bool *hit_end, mu_err *err) {
     jr_ctx x = {.r = r, .st = r->impl, .p = p, .n = n, .col = JR_NO_COLUMN, .err = err};
     ty_batch *b = r->batch;
     uint32_t *rows = x.st->row_counts;
@@ -633,6 +668,8 @@ static int jr_row(fmt_reader *r, const uint8_t *p, size_t n, mu_err *err) {
          * elements of an unfinished row */
         for (uint32_t i = 0; i < b->column_count; i++)
             ty_column_truncate(b->columns[i], rows[i]);
+        fmt__unmark_rows_from(r, rows[0]);
+        if (hit_end) *hit_end = x.hit_end;
         return rc;
     }
     r->row_number++;
@@ -733,37 +770,91 @@ static int jr_too_large(fmt_reader *r, mu_err *err) {
                   r->max_record_bytes);
 }
 
+/* skip_line: drops bytes up to and including the next line end; false
+ * when the pending bytes end first (all of them dropped). */
+static bool jr_skip_line(fmt_reader *r, size_t *at) {
+    jr_reader *st = r->impl;
+    const uint8_t *p = r->pending.data;
+    size_t n = r->pending.length_bytes;
+    const uint8_t *nl = *at < n ? memchr(p + *at, '\n', n - *at) : NULL;
+    if (nl == NULL) {
+        *at = n;
+        return false;
+    }
+    *at = (size_t)(nl - p) + 1;
+    st->skip_line = false;
+    st->after_row = st->after_comma = false;
+    return true;
+}
+
+/* A row, or bytes between rows, that failed with rc: dropped with the rest
+ * of its line when fmt_reader_allow_errors lets it (0), else rc. */
+static int jr_drop_line(fmt_reader *r, int rc, mu_err *err) {
+    if (!fmt__skip_row(r, rc, err)) return rc;
+    jr_reader *st = r->impl;
+    st->in_row = false;
+    st->skip_line = true;
+    st->started = true;
+    return 0;
+}
+
+enum { JR_ROW_TAKEN = 2 };
+
+/* A row at pending[at] whose brackets have not closed: more bytes may
+ * come (0), unless the input ended or the row passed the length limit.
+ * The bytes are parsed to find the error (at the end of the input, for
+ * the message; past the limit, to tell a broken row from a long one
+ * under fmt_reader_allow_errors). A syntax error before their end, or the
+ * end of the input, drops the row to the end of its first line when
+ * allowed; a row only cut by the limit is MU_ETOO_LARGE. JR_ROW_TAKEN if
+ * the bytes were a whole row after all. */
+static int jr_unclosed(fmt_reader *r, size_t at, bool final, mu_err *err) {
+    size_t have = r->pending.length_bytes - at;
+    bool too_long = have > r->max_record_bytes;
+    bool allowed = r->allow_errors_num != 0 || r->allow_errors_ratio != 0;
+    if (!final && !too_long) return 0;
+    if (too_long && !allowed) return jr_too_large(r, err);
+    bool hit_end = false;
+    int rc = jr_row(r, r->pending.data + at, have, &hit_end, err);
+    if (rc == 0) return JR_ROW_TAKEN; /* not expected: the scanner found no end */
+    if (too_long && !final && hit_end) return jr_too_large(r, err);
+    return jr_drop_line(r, rc, err);
+}
+
 /* Parses every complete row of the pending bytes. */
 static int jr_drain(fmt_reader *r, bool final, mu_err *err) {
     jr_reader *st = r->impl;
-    size_t at = 0;
+    size_t at = 0, end;
     int rc = 0;
     for (;;) {
+        if (st->skip_line && !jr_skip_line(r, &at)) break;
         if (!st->in_row) {
             if (r->batch->columns[0]->row_count >= TY_BATCH_ROWS_MAX) {
                 rc = 1;
                 break;
             }
             rc = jr_between(r, &at, final, err);
+            if (rc < 0) rc = jr_drop_line(r, rc, err);
+            if (rc == 0 && st->skip_line) continue;
             if (rc <= 0) break;
             st->in_row = true;
             st->in_string = st->escaped = false;
             st->depth = 0;
             r->scan_pos = at;
         }
-        size_t end;
         if (!jr_scan(r, at, &end)) {
-            rc = 0;
-            if (r->pending.length_bytes - at > r->max_record_bytes) rc = jr_too_large(r, err);
-            else if (final) rc = jr_between_error(r, at, "unexpected end of data in a row", err);
-            break;
-        }
-        if (end - at > r->max_record_bytes) {
+            rc = jr_unclosed(r, at, final, err);
+            if (rc == 0 && st->skip_line) continue;
+            if (rc != JR_ROW_TAKEN) break;
+            end = r->pending.length_bytes;
+        } else if (end - at > r->max_record_bytes) {
             rc = jr_too_large(r, err);
             break;
+        } else {
+            rc = jr_row(r, r->pending.data + at, end - at, NULL, err);
+            if (rc != 0 && !fmt__skip_row(r, rc, err)) break;
         }
-        rc = jr_row(r, r->pending.data + at, end - at, err);
-        if (rc != 0) break;
+        rc = 0;
         st->in_row = false;
         st->after_row = true;
         st->after_comma = false;

@@ -69,7 +69,7 @@ const char *fmt_name(fmt_kind kind) {
 }
 
 bool fmt_can_read(fmt_kind kind) {
-    return kind == FMT_TSV || kind == FMT_TSV_WITH_NAMES ||
+    return kind == FMT_TSV || kind == FMT_TSV_RAW || kind == FMT_TSV_WITH_NAMES ||
            kind == FMT_TSV_WITH_NAMES_AND_TYPES || kind == FMT_CSV ||
            kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES ||
            fmt__reader_json(kind) != NULL || fmt__reader_binary(kind) != NULL;

@@ -7,15 +7,40 @@
  * bad row anywhere fails the whole insert and nothing of it is stored,
  * whatever its size. The first batch is held until the second arrives or
  * the input ends. The insert_deduplication_token setting is the token of
- * the whole insert.
+ * the whole insert. The input_format_* settings and
+ * date_time_input_format become reader flags (insert_input_read); values
+ * the input left out (a missing key or header column, NULL read as
+ * default) get their column's DEFAULT expression, as ClickHouse's
+ * input_format_defaults_for_omitted_fields does.
  */
 #include "sql/query_int.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define INSERT_READ_BYTES (1u << 20)
+
+/* The input settings of one INSERT (ClickHouse's names and defaults). */
+typedef struct insert_input {
+    unsigned read_flags;            /* enum fmt_read_flags */
+    uint64_t allow_errors_num;      /* input_format_allow_errors_num */
+    double allow_errors_ratio;      /* input_format_allow_errors_ratio */
+    bool null_as_default;           /* input_format_null_as_default */
+    bool defaults_for_omitted;      /* input_format_defaults_for_omitted_fields */
+    ty_text_options text;           /* date_time_input_format (Values) */
+} insert_input;
+
+/* Which rows of each batch column the input left out: the reader's marks
+ * (FORMAT) or the Values parser's own bitmaps. */
+typedef struct insert_omitted {
+    const fmt_reader *reader;
+    uint8_t **bits;                 /* Values: per batch column, NULL = none */
+    uint32_t column_count;
+} insert_omitted;
 
 typedef struct insert_target {
     storage_table *ref;
@@ -34,6 +59,94 @@ static const catalog_column *insert_column_def(const insert_target *tg, uint32_t
     for (uint32_t c = 0; c < tg->def->def.column_count; c++)
         if (strcmp(tg->def->def.columns[c].name, name) == 0) return &tg->def->def.columns[c];
     return NULL;
+}
+
+/* A Bool setting: 0, 1, true, false (any case); `fallback` when unset. */
+static int insert_setting_bool(const sql_query *q, const char *name, bool fallback, bool *out,
+                               mu_err *err) {
+    const char *v = sql_session_get(q->session, name);
+    *out = fallback;
+    if (v == NULL) return 0;
+    if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) *out = true;
+    else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) *out = false;
+    else return MU_ERR(err, MU_EINVAL, "Cannot parse value '%s' of setting %s as Bool", v, name);
+    return 0;
+}
+
+/* date_time_input_format: basic, best_effort or best_effort_us. */
+static int insert_setting_datetime(const sql_query *q, insert_input *in, mu_err *err) {
+    const char *v = sql_session_get(q->session, "date_time_input_format");
+    in->text.datetime_input = TY_DATETIME_INPUT_BASIC;
+    if (v == NULL || strcmp(v, "basic") == 0) return 0;
+    if (strcmp(v, "best_effort") == 0) {
+        in->text.datetime_input = TY_DATETIME_INPUT_BEST_EFFORT;
+        in->read_flags |= FMT_READ_DATETIME_BEST_EFFORT;
+        return 0;
+    }
+    if (strcmp(v, "best_effort_us") == 0) {
+        in->text.datetime_input = TY_DATETIME_INPUT_BEST_EFFORT_US;
+        in->read_flags |= FMT_READ_DATETIME_BEST_EFFORT_US;
+        return 0;
+    }
+    return MU_ERR(err, MU_EINVAL, "Unexpected value of DateTimeInputFormat: '%s' (basic, "
+                  "best_effort or best_effort_us)", v);
+}
+
+/* input_format_allow_errors_num (UInt64) and _ratio (Float, not negative). */
+static int insert_setting_errors(const sql_query *q, insert_input *in, mu_err *err) {
+    const char *num = sql_session_get(q->session, "input_format_allow_errors_num");
+    const char *ratio = sql_session_get(q->session, "input_format_allow_errors_ratio");
+    char *end = NULL;
+    if (num != NULL && num[0] != 0) {
+        errno = 0;
+        in->allow_errors_num = strtoull(num, &end, 10);
+        if (*end != 0 || num[0] == '-' || errno != 0)
+            return MU_ERR(err, MU_EINVAL, "Cannot parse value '%s' of setting "
+                          "input_format_allow_errors_num as UInt64", num);
+    }
+    if (ratio != NULL && ratio[0] != 0) {
+        in->allow_errors_ratio = strtod(ratio, &end);
+        if (*end != 0 || !isfinite(in->allow_errors_ratio) || in->allow_errors_ratio < 0)
+            return MU_ERR(err, MU_EINVAL, "Cannot parse value '%s' of setting "
+                          "input_format_allow_errors_ratio as a Float of at least 0", ratio);
+    }
+    return 0;
+}
+
+/* The session's input settings, checked before any row is read. */
+static int insert_input_read(const sql_query *q, insert_input *in, mu_err *err) {
+    memset(in, 0, sizeof(*in));
+    bool skip_unknown, names_header, types_header;
+    int rc = insert_setting_bool(q, "input_format_null_as_default", true, &in->null_as_default,
+                                 err);
+    if (rc == 0) rc = insert_setting_bool(q, "input_format_skip_unknown_fields", true,
+                                          &skip_unknown, err);
+    if (rc == 0) rc = insert_setting_bool(q, "input_format_with_names_use_header", true,
+                                          &names_header, err);
+    if (rc == 0) rc = insert_setting_bool(q, "input_format_with_types_use_header", true,
+                                          &types_header, err);
+    if (rc == 0) rc = insert_setting_bool(q, "input_format_defaults_for_omitted_fields", true,
+                                          &in->defaults_for_omitted, err);
+    if (rc == 0) rc = insert_setting_datetime(q, in, err);
+    if (rc == 0) rc = insert_setting_errors(q, in, err);
+    if (rc != 0) return rc;
+    if (in->null_as_default) in->read_flags |= FMT_READ_NULL_AS_DEFAULT;
+    if (!skip_unknown) in->read_flags |= FMT_READ_UNKNOWN_FIELDS_ERROR;
+    if (!names_header) in->read_flags |= FMT_READ_HEADER_NAMES_IGNORED;
+    if (!types_header) in->read_flags |= FMT_READ_HEADER_TYPES_IGNORED;
+    in->text.now_seconds = mu_clock_wall_ns() / 1000000000;
+    return 0;
+}
+
+static bool omitted_any(const insert_omitted *o, uint32_t col) {
+    if (o == NULL) return false;
+    if (o->reader != NULL) return fmt_reader_column_has_missing(o->reader, col);
+    return col < o->column_count && o->bits != NULL && o->bits[col] != NULL;
+}
+
+static bool omitted_row(const insert_omitted *o, uint32_t col, uint32_t row) {
+    if (o->reader != NULL) return fmt_reader_missing(o->reader, col, row);
+    return (o->bits[col][row >> 3] >> (row & 7)) & 1;
 }
 
 static int insert_open(sql_query *q, const sql_node *stmt, insert_target *tg, mu_err *err) {
@@ -98,9 +211,10 @@ static int insert_batch_create(sql_query *q, insert_target *tg, ty_batch **out, 
     return 0;
 }
 
-/* Adds the DEFAULT / MATERIALIZED columns the data did not give. */
-static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err *err) {
-    uint32_t n = table_column_count(tg->t);
+/* The DEFAULT / MATERIALIZED expression of table column k (definition
+ * cc) evaluated over the rows of b, as a column of k's type. */
+static int insert_default_values(sql_query *q, insert_target *tg, ty_batch *b, uint32_t k,
+                                 const catalog_column *cc, ty_column **out, mu_err *err) {
     sql_operator fake;
     memset(&fake, 0, sizeof(fake));
     fake.q = q;
@@ -112,7 +226,49 @@ static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err 
     for (uint32_t i = 0; i < b->column_count; i++) types[i] = b->columns[i]->type;
     fake.types = types;
     fake.qualifiers = quals;
-    uint32_t given = b->column_count;
+    sql_node *expr;
+    int rc = sql_parse_expr(cc->default_expression, strlen(cc->default_expression), q->arena,
+                            NULL, &expr, err);
+    sql_scope scope = {.input = &fake, .clause = "a DEFAULT expression"};
+    exec_expr *e;
+    if (rc == 0) rc = sql__bind_expr(q, &scope, expr, &e, err);
+    const ty_type *want = table_column_type(tg->t, k);
+    if (rc == 0 && !ty_type_equal(e->type, want))
+        rc = exec_expr_cast(&q->builder, e, want, &e, err);
+    if (rc == 0)
+        rc = exec_eval_full(e, &q->ctx, (const ty_column *const *)b->columns, b->row_count, out,
+                            err);
+    if (rc != 0) mu_err_prefix(err, "column %s", cc->name);
+    return rc;
+}
+
+/* Batch column i (table column k) where the input left rows out: those
+ * rows take the column's DEFAULT expression, the others stay. */
+static int insert_blend_default(sql_query *q, insert_target *tg, ty_batch *b, uint32_t i,
+                                const insert_omitted *o, mu_err *err) {
+    uint32_t k = tg->columns[i];
+    const catalog_column *cc = insert_column_def(tg, k);
+    if (cc == NULL || cc->default_kind != CATALOG_DEFAULT_DEFAULT) return 0;
+    ty_column *defaults = NULL, *blended = NULL;
+    int rc = insert_default_values(q, tg, b, k, cc, &defaults, err);
+    if (rc == 0) rc = ty_column_create(b->columns[i]->type, b->tracker, &blended, err);
+    for (uint32_t row = 0; rc == 0 && row < b->row_count; row++)
+        rc = ty_column_append_from(blended, omitted_row(o, i, row) ? defaults : b->columns[i],
+                                   row, err);
+    ty_column_destroy(defaults);
+    if (rc != 0) {
+        ty_column_destroy(blended);
+        return rc;
+    }
+    MU_ASSERT(blended->row_count == b->columns[i]->row_count);
+    ty_column_destroy(b->columns[i]);
+    b->columns[i] = blended;
+    return 0;
+}
+
+/* Adds the DEFAULT / MATERIALIZED columns the data did not give. */
+static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err *err) {
+    uint32_t n = table_column_count(tg->t);
     for (uint32_t k = 0; k < n; k++) {
         const catalog_column *cc = insert_column_def(tg, k);
         if (cc == NULL || (cc->default_kind != CATALOG_DEFAULT_DEFAULT &&
@@ -121,35 +277,29 @@ static int insert_complete(sql_query *q, insert_target *tg, ty_batch *b, mu_err 
         bool present = false;
         for (uint32_t i = 0; i < tg->column_count; i++) present |= tg->columns[i] == k;
         if (present) continue;
-        sql_node *expr;
-        int rc = sql_parse_expr(cc->default_expression, strlen(cc->default_expression), q->arena,
-                                NULL, &expr, err);
-        sql_scope scope = {.input = &fake, .clause = "a DEFAULT expression"};
-        exec_expr *e;
-        if (rc == 0) rc = sql__bind_expr(q, &scope, expr, &e, err);
-        const ty_type *want = table_column_type(tg->t, k);
-        if (rc == 0 && !ty_type_equal(e->type, want)) rc = exec_expr_cast(&q->builder, e, want, &e, err);
         ty_column *col = NULL;
-        if (rc == 0)
-            rc = exec_eval_full(e, &q->ctx, (const ty_column *const *)b->columns, b->row_count, &col, err);
+        int rc = insert_default_values(q, tg, b, k, cc, &col, err);
         if (rc == 0) rc = ty_batch_add_column_take(b, table_column_name(tg->t, k), col, err);
-        if (rc != 0) {
-            mu_err_prefix(err, "column %s", cc->name);
-            return rc;
-        }
+        if (rc != 0) return rc;
     }
-    (void)given;
     return ty_batch_seal(b, err);
 }
 
-/* Takes the batch (*b becomes NULL when it is held). */
-static int insert_append(sql_query *q, insert_target *tg, ty_batch **b, mu_err *err) {
-    int rc = ty_batch_seal(*b, err);
-    if (rc == 0) rc = insert_complete(q, tg, *b, err);
-    if (rc != 0 || (*b)->row_count == 0) return rc;
+/* Seals the batch, fills omitted values with DEFAULT expressions (in
+ * table order, so a later default sees the filled earlier ones), adds the
+ * columns not given, then holds it (the first batch: *bp becomes NULL) or
+ * stages it; insert_finish stores the whole insert. */
+static int insert_append(sql_query *q, insert_target *tg, ty_batch **bp, const insert_omitted *o,
+                         mu_err *err) {
+    ty_batch *b = *bp;
+    int rc = ty_batch_seal(b, err);
+    for (uint32_t i = 0; rc == 0 && i < b->column_count && b->row_count > 0; i++)
+        if (omitted_any(o, i)) rc = insert_blend_default(q, tg, b, i, o, err);
+    if (rc == 0) rc = insert_complete(q, tg, b, err);
+    if (rc != 0 || b->row_count == 0) return rc;
     if (tg->stage == NULL && tg->held == NULL) {
-        tg->held = *b;
-        *b = NULL;
+        tg->held = b;
+        *bp = NULL;
         return 0;
     }
     size_t token_bytes = tg->token ? strlen(tg->token) : 0;
@@ -160,7 +310,7 @@ static int insert_append(sql_query *q, insert_target *tg, ty_batch **b, mu_err *
         tg->held = NULL;
         if (rc != 0) return rc;
     }
-    return table_stage_append(tg->stage, *b, err);
+    return table_stage_append(tg->stage, b, err);
 }
 
 /* Stores what insert_append collected: one durable step for the whole
@@ -216,7 +366,7 @@ int sql__insert_from_op(sql_query *q, const sql_node *stmt, sql_operator *op, sq
             }
             if (rc == 0) rc = ty_batch_add_column_take(b, table_column_name(tg.t, tg.columns[i]), col, err);
         }
-        if (rc == 0) rc = insert_append(q, &tg, &b, err);
+        if (rc == 0) rc = insert_append(q, &tg, &b, NULL, err);
         ty_batch_destroy(b);
         sql__chunk_free(c);
     }
@@ -242,8 +392,13 @@ static int insert_read_all(sql_io *io, mu_buf *buf, mu_err *err) {
     }
 }
 
-static int insert_value(sql_query *q, ty_column *col, const char *text, size_t len, uint64_t row,
-                        const char *column_name, mu_err *err) {
+/* One Values field into col. A NULL for a column that is not Nullable is
+ * its default with input_format_null_as_default (*omitted set, so the
+ * column's DEFAULT expression replaces it), else TYPE_MISMATCH as in
+ * ClickHouse; a string into a DateTime follows date_time_input_format. */
+static int insert_value(sql_query *q, const insert_input *in, ty_column *col, const char *text,
+                        size_t len, uint64_t row, const char *column_name, bool *omitted,
+                        mu_err *err) {
     sql_node *expr;
     int rc = sql_parse_expr(text, len, q->arena, NULL, &expr, err);
     if (rc != 0) return rc;
@@ -273,13 +428,19 @@ static int insert_value(sql_query *q, ty_column *col, const char *text, size_t l
         const ty_type *vt = ty_type_strip_nullable(v->type);
         if (ty_type_equal(v->type, col->type)) {
             rc = ty_column_append_from(col, v, 0, err);
+        } else if (ty_column_is_null(v, 0) && col->nullable) {
+            rc = ty_column_append_null(col, err);
+        } else if (ty_column_is_null(v, 0) && in->null_as_default) {
+            rc = ty_column_append_default(col, err);
+            *omitted = rc == 0;
         } else if (ty_column_is_null(v, 0)) {
-            rc = ty_column_is_null(v, 0) && col->nullable ? ty_column_append_null(col, err)
-                                                          : ty_column_append_default(col, err);
+            char tn[128];
+            rc = MU_ERR(err, MU_ETYPE, "Cannot insert NULL value into a column of type '%s'",
+                        ty_type_name(col->type, tn, sizeof(tn)));
         } else if (vt->kind == TY_STRING && ty_type_strip_nullable(col->type)->kind != TY_STRING) {
             size_t nb;
             const uint8_t *p = ty_column_row_bytes(v, 0, &nb);
-            rc = ty_column_append_text(col, (const char *)p, nb, err);
+            rc = ty_column_append_text_opt(col, (const char *)p, nb, &in->text, err);
         } else {
             exec_expr *cast;
             rc = exec_expr_cast(&q->builder, e, col->type, &cast, err);
@@ -293,107 +454,135 @@ static int insert_value(sql_query *q, ty_column *col, const char *text, size_t l
     return rc;
 }
 
-static int insert_values(sql_query *q, insert_target *tg, const char *data, size_t len,
-                         sql_io *io, mu_err *err) {
-    ty_batch *b;
+/* Marks row `row` of batch column `col` omitted in Values' own bitmaps. */
+static int insert_omit(insert_omitted *o, uint32_t col, uint32_t row, mu_err *err) {
+    MU_ASSERT(col < o->column_count && row < TY_BATCH_ROWS_MAX);
+    if (o->bits[col] == NULL) o->bits[col] = calloc(TY_BATCH_ROWS_MAX / 8, 1);
+    if (o->bits[col] == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for VALUES");
+    o->bits[col][row >> 3] |= (uint8_t)(1u << (row & 7));
+    return 0;
+}
+
+static void insert_omitted_clear(insert_omitted *o) {
+    for (uint32_t i = 0; i < o->column_count; i++) {
+        free(o->bits[i]);
+        o->bits[i] = NULL;
+    }
+}
+
+/* The fields of one VALUES row, after its '(' (at offset `open`), into the
+ * batch's columns. */
+static int insert_values_row(sql_query *q, insert_target *tg, const insert_input *in,
+                             sql_lexer *lx, const char *data, size_t open, uint64_t row,
+                             ty_batch *b, insert_omitted *omitted, mu_err *err) {
+    sql_token tok;
+    uint32_t field = 0;
+    int depth = 0, rc = 0;
+    size_t start = open + 1;
+    for (;;) {
+        rc = sql_lexer_next(lx, &tok, err);
+        if (rc != 0) return rc;
+        if (tok.kind == SQL_TOK_EOF)
+            return MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: unterminated row %llu",
+                          (unsigned long long)row);
+        if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET ||
+            tok.kind == SQL_TOK_LBRACE)
+            depth++;
+        else if ((tok.kind == SQL_TOK_RPAREN || tok.kind == SQL_TOK_RBRACKET ||
+                  tok.kind == SQL_TOK_RBRACE) && depth > 0)
+            depth--;
+        else if (depth == 0 && (tok.kind == SQL_TOK_COMMA || tok.kind == SQL_TOK_RPAREN)) {
+            if (field >= tg->column_count)
+                return MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has more "
+                              "than %u values", (unsigned long long)row, tg->column_count);
+            bool left_out = false;
+            uint32_t at = b->columns[field]->row_count;
+            rc = insert_value(q, in, b->columns[field], data + start, tok.offset - start, row,
+                              b->names[field], &left_out, err);
+            if (rc == 0 && left_out) rc = insert_omit(omitted, field, at, err);
+            if (rc != 0) return rc;
+            field++;
+            start = tok.offset + 1;
+            if (tok.kind == SQL_TOK_RPAREN) break;
+        }
+    }
+    if (field != tg->column_count)
+        return MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has %u values, "
+                      "expected %u", (unsigned long long)row, field, tg->column_count);
+    return 0;
+}
+
+static int insert_values(sql_query *q, insert_target *tg, const insert_input *in,
+                         const char *data, size_t len, sql_io *io, mu_err *err) {
+    ty_batch *b = NULL;
+    insert_omitted omitted = {.column_count = tg->column_count};
+    omitted.bits = calloc(tg->column_count + 1, sizeof(uint8_t *));
+    if (omitted.bits == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for VALUES");
+    const insert_omitted *use = in->defaults_for_omitted ? &omitted : NULL;
     int rc = insert_batch_create(q, tg, &b, err);
-    if (rc != 0) return rc;
     sql_lexer lx;
     sql_lexer_init(&lx, data, len);
     sql_token tok;
     uint64_t row = 0;
-    for (;;) {
+    while (rc == 0) {
         rc = sql_lexer_next(&lx, &tok, err);
-        if (rc != 0) break;
-        if (tok.kind == SQL_TOK_EOF) break;
+        if (rc != 0 || tok.kind == SQL_TOK_EOF) break;
         if (tok.kind == SQL_TOK_SEMICOLON) continue;
-        if (row > 0 && tok.kind == SQL_TOK_COMMA) {
-            rc = sql_lexer_next(&lx, &tok, err);
-            if (rc != 0) break;
-        }
-        if (tok.kind != SQL_TOK_LPAREN) {
+        if (row > 0 && tok.kind == SQL_TOK_COMMA) rc = sql_lexer_next(&lx, &tok, err);
+        if (rc == 0 && tok.kind != SQL_TOK_LPAREN)
             rc = MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: expected ( at position %zu",
                         tok.offset);
-            break;
-        }
-        row++;
-        uint32_t field = 0;
-        int depth = 0;
-        size_t start = tok.offset + 1;
-        for (;;) {
-            rc = sql_lexer_next(&lx, &tok, err);
-            if (rc != 0) break;
-            if (tok.kind == SQL_TOK_EOF) {
-                rc = MU_ERR(err, MU_ESYNTAX, "Cannot parse VALUES: unterminated row %llu",
-                            (unsigned long long)row);
-                break;
-            }
-            if (tok.kind == SQL_TOK_LPAREN || tok.kind == SQL_TOK_LBRACKET || tok.kind == SQL_TOK_LBRACE)
-                depth++;
-            else if ((tok.kind == SQL_TOK_RPAREN || tok.kind == SQL_TOK_RBRACKET ||
-                      tok.kind == SQL_TOK_RBRACE) && depth > 0)
-                depth--;
-            else if (depth == 0 && (tok.kind == SQL_TOK_COMMA || tok.kind == SQL_TOK_RPAREN)) {
-                if (field >= tg->column_count) {
-                    rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has more "
-                                "than %u values", (unsigned long long)row, tg->column_count);
-                    break;
-                }
-                rc = insert_value(q, b->columns[field], data + start, tok.offset - start, row,
-                                  b->names[field], err);
-                if (rc != 0) break;
-                field++;
-                start = tok.offset + 1;
-                if (tok.kind == SQL_TOK_RPAREN) break;
-            }
-        }
-        if (rc != 0) break;
-        if (field != tg->column_count) {
-            rc = MU_ERR(err, MU_EINCORRECT_QUERY, "Cannot parse VALUES: row %llu has %u values, "
-                        "expected %u", (unsigned long long)row, field, tg->column_count);
-            break;
-        }
-        if (ty_column_row_count(b->columns[0]) >= TY_BATCH_ROWS_MAX) {
-            rc = insert_append(q, tg, &b, err);
-            ty_batch_destroy(b);
-            b = NULL;
-            if (rc == 0) rc = insert_batch_create(q, tg, &b, err);
-            if (rc != 0) break;
-        }
+        if (rc == 0)
+            rc = insert_values_row(q, tg, in, &lx, data, tok.offset, ++row, b, &omitted, err);
+        if (rc != 0 || ty_column_row_count(b->columns[0]) < TY_BATCH_ROWS_MAX) continue;
+        rc = insert_append(q, tg, &b, use, err);
+        insert_omitted_clear(&omitted);
+        ty_batch_destroy(b);
+        b = NULL;
+        if (rc == 0) rc = insert_batch_create(q, tg, &b, err);
     }
-    if (rc == 0 && b) rc = insert_append(q, tg, &b, err);
+    if (rc == 0 && b) rc = insert_append(q, tg, &b, use, err);
     ty_batch_destroy(b);
+    insert_omitted_clear(&omitted);
+    free(omitted.bits);
     if (rc == 0) rc = insert_finish(tg, io, err);
     return rc;
 }
 
 /* ---- FORMAT ---------------------------------------------------------------------- */
 
-static int insert_format(sql_query *q, insert_target *tg, fmt_kind kind, const char *head,
-                         size_t head_bytes, sql_io *io, mu_err *err) {
-    ty_batch *b;
-    int rc = insert_batch_create(q, tg, &b, err);
-    if (rc != 0) return rc;
-    fmt_reader r;
-    const char *nad = sql_session_get(q->session, "input_format_null_as_default");
-    unsigned flags = (nad == NULL || strcmp(nad, "0") != 0) ? FMT_READ_NULL_AS_DEFAULT : 0;
-    rc = fmt_reader_init(&r, kind, b, flags, 0, err);
-    if (rc != 0) {
-        ty_batch_destroy(b);
-        return rc;
-    }
+/* Takes the reader's rows out of b (appended to the table), then gives the
+ * reader a fresh batch unless the input is finished. */
+static int insert_format_flush(sql_query *q, insert_target *tg, fmt_reader *r,
+                               const insert_input *in, bool finished, mu_err *err) {
+    insert_omitted omitted = {.reader = r};
+    ty_batch *b = r->batch;
+    int rc = insert_append(q, tg, &b, in->defaults_for_omitted ? &omitted : NULL, err);
+    fmt_reader_missing_clear(r);
+    ty_batch_destroy(b);
+    r->batch = NULL;
+    if (rc == 0 && !finished) rc = insert_batch_create(q, tg, &r->batch, err);
+    return rc;
+}
+
+/* Feeds the data to the reader chunk by chunk, appending each full batch. */
+static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
+                             const insert_input *in, const char *head, size_t head_bytes,
+                             sql_io *io, mu_err *err) {
     char *chunk = malloc(INSERT_READ_BYTES);
-    if (chunk == NULL) rc = MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
+    if (chunk == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
     const char *data = head;
     size_t len = head_bytes;
     bool input_done = io->read == NULL;
     bool finished = false;
+    int rc = 0;
     while (rc == 0 && !finished) {
         int fr;
-        if (len > 0 || !input_done) fr = fmt_reader_feed(&r, data, len, err);
-        else {
-            fr = fmt_reader_finish(&r, err);
-            if (fr == 0) finished = true;
+        if (len > 0 || !input_done) {
+            fr = fmt_reader_feed(r, data, len, err);
+        } else {
+            fr = fmt_reader_finish(r, err);
+            finished = fr == 0;
         }
         data = NULL;
         len = 0;
@@ -401,29 +590,40 @@ static int insert_format(sql_query *q, insert_target *tg, fmt_kind kind, const c
             rc = fr;
             break;
         }
-        if (fr == 1 || finished) {
-            rc = insert_append(q, tg, &b, err);
-            ty_batch_destroy(b);
-            b = NULL;
-            if (rc == 0 && !finished) {
-                rc = insert_batch_create(q, tg, &b, err);
-                if (rc == 0) r.batch = b;
-            }
-            if (fr == 1) continue;
-        }
-        if (!finished && !input_done) {
-            size_t got = 0;
-            rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);
-            if (rc == 0 && got == 0) input_done = true;
-            data = chunk;
-            len = got;
-        }
+        if (fr == 1 || finished) rc = insert_format_flush(q, tg, r, in, finished, err);
+        if (fr == 1 || finished || rc != 0 || input_done) continue;
+        size_t got = 0;
+        rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);
+        if (rc == 0 && got == 0) input_done = true;
+        data = chunk;
+        len = got;
     }
     free(chunk);
-    r.batch = b;
-    fmt_reader_deinit(&r);
-    ty_batch_destroy(b);
+    return rc;
+}
+
+static int insert_format(sql_query *q, insert_target *tg, const insert_input *in, fmt_kind kind,
+                         const char *head, size_t head_bytes, sql_io *io, mu_err *err) {
+    ty_batch *b;
+    int rc = insert_batch_create(q, tg, &b, err);
+    if (rc != 0) return rc;
+    fmt_reader r;
+    rc = fmt_reader_init(&r, kind, b, in->read_flags, 0, err);
+    if (rc != 0) {
+        ty_batch_destroy(b);
+        return rc;
+    }
+    rc = fmt_reader_allow_errors(&r, in->allow_errors_num, in->allow_errors_ratio, err);
+    if (rc == 0) rc = insert_format_run(q, tg, &r, in, head, head_bytes, io, err);
     if (rc == 0) rc = insert_finish(tg, io, err);
+    /* ClickHouse logs the rows it skipped (IRowInputFormat) at debug level. */
+    if (r.rows_skipped > 0)
+            mu_log_debug("sql.insert.rows_skipped", "table=%s.%s format=%s rows=%llu skipped=%llu",
+                     tg->def->def.database, tg->def->def.name, fmt_name(kind),
+                     (unsigned long long)r.row_number, (unsigned long long)r.rows_skipped);
+    ty_batch_destroy(r.batch);
+    r.batch = NULL;
+    fmt_reader_deinit(&r);
     return rc;
 }
 
@@ -441,6 +641,12 @@ int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t
         storage_table_release(tg.ref);
         return rc;
     }
+    insert_input in;
+    rc = insert_input_read(q, &in, err);
+    if (rc != 0) {
+        storage_table_release(tg.ref);
+        return rc;
+    }
     const char *data = text + stmt->insert.data_offset;
     size_t data_bytes = text_bytes > stmt->insert.data_offset ? text_bytes - stmt->insert.data_offset : 0;
     char format[64];
@@ -450,7 +656,9 @@ int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t
         mu_buf_init(&all, 0);
         rc = mu_buf_append(&all, data, data_bytes, err);
         if (rc == 0) rc = insert_read_all(io, &all, err);
-        if (rc == 0) rc = insert_values(q, &tg, all.data ? (char *)all.data : "", all.length_bytes, io, err);
+        if (rc == 0)
+            rc = insert_values(q, &tg, &in, all.data ? (char *)all.data : "", all.length_bytes, io,
+                               err);
         mu_buf_deinit(&all);
     } else {
         fmt_kind kind = fmt_find(format);
@@ -460,7 +668,7 @@ int sql__run_insert(sql_query *q, const sql_node *stmt, const char *text, size_t
         else {
             /* The parser's data_offset is already past the separator after
              * the format name (spaces, then at most one line end). */
-            rc = insert_format(q, &tg, kind, data, data_bytes, io, err);
+            rc = insert_format(q, &tg, &in, kind, data, data_bytes, io, err);
         }
     }
     insert_close(&tg);

@@ -15,10 +15,12 @@ typedef struct ct_reader {
     size_t n;
     size_t pos;
     const ty_type *top; /* for messages */
+    const ty_text_options *opt;
     mu_buf scratch;     /* unescaped quoted strings */
 } ct_reader;
 
-static int ct_append_scalar(ty_column *column, const char *text, size_t n, mu_err *err);
+static int ct_append_scalar(ty_column *column, const char *text, size_t n,
+                            const ty_text_options *opt, mu_err *err);
 static int ct_value(ct_reader *r, ty_column *column, unsigned depth, mu_err *err);
 
 static int ct_syntax(ct_reader *r, mu_err *err, const char *expected) {
@@ -143,7 +145,7 @@ static int ct_value(ct_reader *r, ty_column *column, unsigned depth, mu_err *err
         int rc = ct_quoted(r, err);
         if (rc != 0) return rc;
         return ct_append_scalar(column, (const char *)r->scratch.data, r->scratch.length_bytes,
-                                err);
+                                r->opt, err);
     }
     size_t start = r->pos;
     while (r->pos < r->n && !ct_delimiter(r->s[r->pos])) r->pos++;
@@ -152,10 +154,13 @@ static int ct_value(ct_reader *r, ty_column *column, unsigned depth, mu_err *err
         r->pos = start;
         return ct_syntax(r, err, "a quoted value");
     }
-    return ct_append_scalar(column, r->s + start, r->pos - start, err);
+    /* A bare DateTime is a Unix time whatever the options (ClickHouse's
+     * quoted form reads it as a number). */
+    return ct_append_scalar(column, r->s + start, r->pos - start, NULL, err);
 }
 
-static int ct_append_scalar(ty_column *column, const char *text, size_t n, mu_err *err) {
+static int ct_append_scalar(ty_column *column, const char *text, size_t n,
+                            const ty_text_options *opt, mu_err *err) {
     const ty_type *v = ty_type_strip_nullable(column->type);
     uint8_t value[16];
     if (v->kind == TY_STRING || v->kind == TY_FIXED_STRING)
@@ -164,20 +169,25 @@ static int ct_append_scalar(ty_column *column, const char *text, size_t n, mu_er
         const ty_type *d = column->children[0]->type;
         if (d->kind == TY_STRING || d->kind == TY_FIXED_STRING)
             return ty__lc_append_bytes(column, text, n, err);
-        int rc = ty_value_parse(d, text, n, value, err);
+        int rc = ty_value_parse_opt(d, text, n, opt, value, err);
         return rc ? rc : ty__lc_append_bytes(column, value, ty_type_value_bytes(d), err);
     }
-    int rc = ty_value_parse(v, text, n, value, err);
+    int rc = ty_value_parse_opt(v, text, n, opt, value, err);
     return rc ? rc : ty_column_append_value(column, value, err);
 }
 
 int ty_column_append_text(ty_column *column, const char *text, size_t text_bytes, mu_err *err) {
+    return ty_column_append_text_opt(column, text, text_bytes, NULL, err);
+}
+
+int ty_column_append_text_opt(ty_column *column, const char *text, size_t text_bytes,
+                              const ty_text_options *opt, mu_err *err) {
     MU_ASSERT(column != NULL && (text != NULL || text_bytes == 0));
     if (text == NULL) text = ""; /* no NULL pointers into mem* calls */
     const ty_type *v = ty_type_strip_nullable(column->type);
     if (v->kind != TY_ARRAY && v->kind != TY_MAP)
-        return ct_append_scalar(column, text, text_bytes, err);
-    ct_reader r = {.s = text, .n = text_bytes, .top = column->type};
+        return ct_append_scalar(column, text, text_bytes, opt, err);
+    ct_reader r = {.s = text, .n = text_bytes, .top = column->type, .opt = opt};
     mu_buf_init(&r.scratch, 0);
     uint32_t rows = column->row_count;
     int rc = ct_nested(&r, column, v->kind == TY_MAP, 1, err);

@@ -152,6 +152,30 @@ int64_t ty_days_from_civil(int64_t year, unsigned month, unsigned day);
 void ty_civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day);
 
 /* ------------------------------------------------------------------ */
+/* Best-effort date and time text (best_effort.c)                      */
+/* ------------------------------------------------------------------ */
+
+/* What ty_datetime_best_effort read. */
+typedef struct ty_best_effort {
+    int64_t seconds;          /* Unix seconds */
+    int64_t fraction;         /* fraction of the second, fraction_digits digits */
+    unsigned fraction_digits; /* 0..18 */
+    size_t used_bytes;        /* bytes read: a prefix of the text, maybe all of it */
+    char reason[128];         /* on failure: ClickHouse's message */
+} ty_best_effort;
+
+/* ClickHouse's parseDateTimeBestEffort (us_style: parseDateTimeBestEffortUS,
+ * month before day): ISO 8601 with 'T', 'Z', offsets and fractions, RFC
+ * 1123 / 2822, Unix timestamps (9 or 10 digits, 13 with milliseconds),
+ * YYYYMMDD[hhmmss], DD/MM/YYYY, month and weekday names, AM/PM. A wall
+ * clock without an offset is in `local`; a date without a year gets
+ * now_seconds' year (the year before if that date is still to come). Reads
+ * a prefix of s[0..n) (out->used_bytes); false with out->reason when
+ * nothing readable is there. */
+bool ty_datetime_best_effort(const char *s, size_t n, bool us_style, const ty_tz *local,
+                             int64_t now_seconds, ty_best_effort *out);
+
+/* ------------------------------------------------------------------ */
 /* Columns                                                             */
 /* ------------------------------------------------------------------ */
 
@@ -224,6 +248,26 @@ static inline ty_column *ty_column_child_mut(ty_column *c, unsigned i) { return 
  * here: null markers are the formats' business. On error (MU_EPARSE with
  * a message naming value, type and reason) the column is unchanged. */
 int ty_column_append_text(ty_column *column, const char *text, size_t text_bytes, mu_err *err);
+
+/* How text becomes a DateTime or DateTime64: ClickHouse's
+ * date_time_input_format (Date and Date32 are not affected, as there). */
+typedef enum ty_datetime_input {
+    TY_DATETIME_INPUT_BASIC = 0,      /* YYYY-MM-DD[( |T)hh:mm:ss[.f]] or Unix seconds */
+    TY_DATETIME_INPUT_BEST_EFFORT,    /* ty_datetime_best_effort, day before month */
+    TY_DATETIME_INPUT_BEST_EFFORT_US, /* the same, month before day */
+} ty_datetime_input;
+
+/* Options of the text parsers. NULL stands for ClickHouse's defaults. */
+typedef struct ty_text_options {
+    ty_datetime_input datetime_input;
+    int64_t now_seconds; /* best effort: the clock, for a date without a year */
+} ty_text_options;
+
+/* ty_column_append_text with options (NULL: the defaults). Inside Array
+ * and Map, a quoted DateTime follows the options; a bare one is a Unix
+ * time, as ClickHouse reads quoted composites. */
+int ty_column_append_text_opt(ty_column *column, const char *text, size_t text_bytes,
+                              const ty_text_options *opt, mu_err *err);
 /* MU_ETYPE if the column is not nullable. */
 int ty_column_append_null(ty_column *column, mu_err *err);
 int ty_column_append_default(ty_column *column, mu_err *err);
@@ -334,6 +378,12 @@ int ty_column_append_lc_raw(ty_column *column, const ty_column *dictionary, cons
  * for other kinds. */
 int ty_value_parse(const ty_type *type, const char *text, size_t text_bytes, void *value_out,
                    mu_err *err);
+/* ty_value_parse with options (NULL: the defaults). Best effort reads the
+ * whole text with ty_datetime_best_effort in the type's zone: a DateTime
+ * saturates to 1970-01-01 00:00:00 .. 2106-02-07 06:28:15 UTC as
+ * ClickHouse's does; a DateTime64 keeps the basic range check. */
+int ty_value_parse_opt(const ty_type *type, const char *text, size_t text_bytes,
+                       const ty_text_options *opt, void *value_out, mu_err *err);
 
 enum ty_render_flags {
     /* As an element of an Array or Map: strings, dates, UUIDs and enum

@@ -287,6 +287,38 @@ bad:
                            "expected YYYY-MM-DD hh:mm:ss[.fraction] or Unix seconds");
 }
 
+/* date_time_input_format=best_effort[_us]: the whole text through the
+ * best-effort reader in the type's zone. A DateTime saturates into its
+ * range (ClickHouse clamps); a DateTime64 gets the basic range check. */
+static int vp_best_effort(const ty_type *t, const char *s, size_t n, const ty_text_options *opt,
+                          void *out, mu_err *err) {
+    ty_best_effort b;
+    bool us = opt->datetime_input == TY_DATETIME_INPUT_BEST_EFFORT_US;
+    if (!ty_datetime_best_effort(s, n, us, ty_type_timezone(t), opt->now_seconds, &b))
+        return ty__parse_error(err, t, s, n, "%s", b.reason);
+    if (b.used_bytes != n)
+        return ty__parse_error(err, t, s, n, "unexpected text after the date and time at "
+                               "position %zu", b.used_bytes + 1);
+    if (t->kind == TY_DATETIME) {
+        int64_t v = MU_MAX(b.seconds, (int64_t)0);
+        *(uint32_t *)out = (uint32_t)MU_MIN(v, TY__DATETIME_SECONDS_MAX);
+        return 0;
+    }
+    int64_t fraction = b.fraction;
+    if (t->precision < b.fraction_digits)
+        fraction /= ty__pow10_i64(b.fraction_digits - t->precision);
+    else
+        fraction *= ty__pow10_i64(t->precision - b.fraction_digits);
+    __int128 ticks = (__int128)b.seconds * ty__pow10_i64(t->precision) + fraction;
+    static const int64_t min_seconds = -2208988800LL, max_seconds = 10413791999LL;
+    __int128 scale = ty__pow10_i64(t->precision);
+    if (ticks < (__int128)min_seconds * scale || ticks >= (__int128)(max_seconds + 1) * scale ||
+        ticks > INT64_MAX)
+        return ty__parse_error(err, t, s, n, "value out of range 1900-01-01..2299-12-31 UTC");
+    *(int64_t *)out = (int64_t)ticks;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* UUID, Decimal, Enum                                                 */
 /* ------------------------------------------------------------------ */
@@ -416,9 +448,17 @@ static int vp_enum(const ty_type *t, const char *s, size_t n, void *out, mu_err 
 }
 
 int ty_value_parse(const ty_type *type, const char *text, size_t n, void *out, mu_err *err) {
+    return ty_value_parse_opt(type, text, n, NULL, out, err);
+}
+
+int ty_value_parse_opt(const ty_type *type, const char *text, size_t n,
+                       const ty_text_options *opt, void *out, mu_err *err) {
     MU_ASSERT(type != NULL && out != NULL && (text != NULL || n == 0));
     if (text == NULL) text = "";
     const ty_type *t = ty_type_strip_nullable(type);
+    if (opt != NULL && opt->datetime_input != TY_DATETIME_INPUT_BASIC &&
+        (t->kind == TY_DATETIME || t->kind == TY_DATETIME64))
+        return vp_best_effort(t, text, n, opt, out, err);
     switch (t->kind) {
     case TY_UINT8: return vp_int(t, text, n, 0, UINT8_MAX, out, err);
     case TY_UINT16: return vp_int(t, text, n, 0, UINT16_MAX, out, err);

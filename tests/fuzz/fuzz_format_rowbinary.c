@@ -1,10 +1,14 @@
 /* fuzz_format_rowbinary.c: libFuzzer target for the streaming RowBinary
  * readers (src/formats/binary.c) with a fixed schema of every type family.
- * Input: one byte choosing the chunk size, one byte choosing RowBinary,
- * RowBinaryWithNames or RowBinaryWithNamesAndTypes, then the body.
+ * Input: one byte choosing the chunk size, one byte whose bits 0-1 choose
+ * RowBinary, RowBinaryWithNames or RowBinaryWithNamesAndTypes (Native:
+ * unused) and whose higher bits set the reader options (2 unknown columns
+ * refused, 3 header names ignored, 4 header types ignored, 5 NULL not read
+ * as default, 6 allowed errors, which only add a note), then the body.
  * Parsing must never crash; a failure must leave every column with the
- * same row count and valid; accepted input must write, and the written
- * bytes must read back to a batch that writes the same bytes.
+ * same row count and valid, and no omitted-value mark past the rows;
+ * accepted input must write, and the written bytes must read back (default
+ * options) to a batch that writes the same bytes.
  * fuzz_format_native.c reuses this file with FUZZ_FORMAT_NATIVE defined.
  */
 #include <stdbool.h>
@@ -49,14 +53,33 @@ static void fuzz_move_rows(ty_batch *all, ty_batch *b) {
     }
 }
 
+/* Omitted-value marks exist only for rows the batch holds. */
+static void fuzz_check_marks(const fmt_reader *r, const ty_batch *b) {
+    uint32_t rows = b->columns[0]->row_count;
+    for (uint32_t i = 0; i < b->column_count; i++) {
+        if (!fmt_reader_column_has_missing(r, i)) continue;
+        for (uint32_t k = rows; k < rows + 64 && k < TY_BATCH_ROWS_MAX; k++)
+            if (fmt_reader_missing(r, i, k)) abort();
+    }
+}
+
+static unsigned fuzz_flags_of(uint8_t byte) {
+    unsigned flags = (byte & 32) ? 0 : FMT_READ_NULL_AS_DEFAULT;
+    if (byte & 4) flags |= FMT_READ_UNKNOWN_FIELDS_ERROR;
+    if (byte & 8) flags |= FMT_READ_HEADER_NAMES_IGNORED;
+    if (byte & 16) flags |= FMT_READ_HEADER_TYPES_IGNORED;
+    return flags;
+}
+
 /* Parses data in chunks of `chunk` bytes into `all`, taking the rows out
  * whenever the reader's batch fills; returns the rc. */
-static int fuzz_parse(fmt_kind kind, ty_batch *all, const uint8_t *data, size_t size,
-                      size_t chunk) {
+static int fuzz_parse(fmt_kind kind, uint8_t options, ty_batch *all, const uint8_t *data,
+                      size_t size, size_t chunk) {
     ty_batch *b = fuzz_batch();
     fmt_reader r;
     mu_err err;
-    if (fmt_reader_init(&r, kind, b, FMT_READ_NULL_AS_DEFAULT, 4096, &err) != 0) abort();
+    if (fmt_reader_init(&r, kind, b, fuzz_flags_of(options), 4096, &err) != 0) abort();
+    if ((options & 64) && fmt_reader_allow_errors(&r, 10, 0.5, &err) != 0) abort();
     int rc = 0;
     for (size_t at = 0;;) {
         bool final = at >= size;
@@ -68,11 +91,15 @@ static int fuzz_parse(fmt_kind kind, ty_batch *all, const uint8_t *data, size_t 
             rc = fmt_reader_finish(&r, &err);
         }
         while (rc == 1) {
+            fuzz_check_marks(&r, b);
             fuzz_move_rows(all, b);
+            fmt_reader_missing_clear(&r);
             rc = final ? fmt_reader_finish(&r, &err) : fmt_reader_feed(&r, NULL, 0, &err);
         }
         if (rc < 0 || final) break;
     }
+    fuzz_check_marks(&r, b);
+    if (r.rows_skipped != 0) abort(); /* binary readers never skip rows */
     fmt_reader_deinit(&r);
     uint32_t rows = b->columns[0]->row_count;
     for (uint32_t i = 0; i < b->column_count; i++)
@@ -101,11 +128,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #else
     static const fmt_kind kinds[] = {FMT_ROW_BINARY, FMT_ROW_BINARY_WITH_NAMES,
                                      FMT_ROW_BINARY_WITH_NAMES_AND_TYPES};
-    fmt_kind kind = kinds[data[1] % 3];
+    fmt_kind kind = kinds[(data[1] & 3) % 3];
 #endif
     ty_batch *b = fuzz_batch();
     mu_err err;
-    if (fuzz_parse(kind, b, data + 2, size - 2, chunk) != 0) {
+    if (fuzz_parse(kind, data[1], b, data + 2, size - 2, chunk) != 0) {
         ty_batch_destroy(b);
         return 0;
     }
@@ -115,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mu_buf_init(&second, 0);
     fuzz_write(kind, b, &first);
     ty_batch *again = fuzz_batch();
-    if (fuzz_parse(kind, again, first.data, first.length_bytes, first.length_bytes + 1) != 0)
+    if (fuzz_parse(kind, 0, again, first.data, first.length_bytes, first.length_bytes + 1) != 0)
         abort();
     if (ty_batch_seal(again, &err) != 0 || again->row_count != b->row_count) abort();
     fuzz_write(kind, again, &second);

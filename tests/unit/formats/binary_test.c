@@ -4,9 +4,13 @@
  * the current format description for Bool, Date32, DateTime64, Map and
  * LowCardinality), read back what they write whatever the chunking, read
  * ClickHouse's own LowCardinality blocks, map WithNames* and Native columns
- * by name, and refuse bad input (bad values, broken structure, truncation,
- * oversize values, header mismatches) with an error naming row and column
- * and without a partial row; a full batch pauses the readers.
+ * by name (columns the batch lacks decoded by their type and dropped, or
+ * refused under skip_unknown_fields=0; missing ones defaulted and marked
+ * missing; header names / types ignored when the settings say so), and
+ * refuse bad input (bad values, broken structure, truncation, oversize
+ * values, header mismatches) with an error naming row and column and
+ * without a partial row (RowBinary cannot skip bad rows: allowed errors
+ * only add ClickHouse's note); a full batch pauses the readers.
  */
 #include "formats_test_util.h"
 
@@ -641,10 +645,11 @@ static void test_bad_row_binary(void **state) {
            MU_EPARSE, "malformed variable-length integer"),
         BC("RowBinary", GOOD "\x01\x01\x00\x80\x80\x04", MU_ETOO_LARGE, "string of 65536"),
         BC("RowBinary", GOOD "\x01\x01\x01\x80\x80\x04", MU_ETOO_LARGE, "Array of 65536"),
-        BC("RowBinaryWithNames", "\x01\x01z", MU_EINCORRECT_DATA, "unknown column 'z'"),
+        BC("RowBinaryWithNames", "\x01\x01z\x01", MU_ENOT_SUPPORTED,
+           "Cannot skip unknown field in RowBinaryWithNames format"),
         BC("RowBinaryWithNames", "\x02\x01" "b" "\x01" "b", MU_EINCORRECT_DATA,
            "duplicate column 'b'"),
-        BC("RowBinaryWithNames", "\x05", MU_EINCORRECT_DATA, "names 5 columns"),
+        BC("RowBinaryWithNames", "\x05", MU_EPARSE, "the input ends inside"),
         BC("RowBinaryWithNamesAndTypes", "\x01\x01" "b" "\x05UInt8", MU_EINCORRECT_DATA,
            "type of 'b' must be Bool, not UInt8"),
         BC("RowBinaryWithNames", "\x01\x01", MU_EPARSE, "ends inside row 1"),
@@ -708,7 +713,9 @@ static void test_bad_native(void **state) {
     mu_buf in;
     mu_buf_init(&in, 0);
     eb(&in, "\x01\x01", 2), eb_str(&in, "y"), eb_str(&in, "UInt8"), eb(&in, "\x01", 1);
-    bad_native(one, 1, &in, 0, MU_EINCORRECT_DATA, "block 1: unknown column 'y'");
+    bad_native(one, 1, &in, FMT_READ_UNKNOWN_FIELDS_ERROR, MU_EINCORRECT_DATA,
+               "column 'y': Unknown column with name y found while reading data in Native "
+               "format");
     mu_buf_clear(&in);
     eb(&in, "\x01\x01", 2), eb_str(&in, "x"), eb_str(&in, "UInt16"), eb(&in, "\x01\x00", 2);
     bad_native(one, 1, &in, 0, MU_ETYPE, "UInt16 cannot be read into a column of type UInt8");
@@ -718,7 +725,7 @@ static void test_bad_native(void **state) {
     mu_buf_clear(&in);
     eb(&in, "\x02\x02", 2), eb_str(&in, "x"), eb_str(&in, "UInt8"), eb(&in, "\x01\x02", 2);
     eb_str(&in, "x"), eb_str(&in, "UInt8"), eb(&in, "\x01\x02", 2);
-    bad_native(one, 1, &in, 0, MU_EINCORRECT_DATA, "2 columns, the insert has 1");
+    bad_native(one, 1, &in, 0, MU_EINCORRECT_DATA, "block 1: duplicate column 'x'");
     mu_buf_clear(&in);
     eb(&in, "\x01\x02", 2), eb_str(&in, "x"), eb_str(&in, "UInt8"), eb(&in, "\x01", 1);
     bad_native(one, 1, &in, 0, MU_EPARSE, "ends inside block 1");
@@ -853,8 +860,140 @@ static void test_api(void **state) {
     ty_batch_destroy(b);
 }
 
+/* Reads in with flags (and allowed errors) into `schema`, keeping the
+ * reader's missing marks of column `mark_col` as 'm'/'.' per row. */
+static int bt_read_marks(const char *format, const char *const *schema, unsigned cols,
+                         const mu_buf *in, unsigned flags, uint64_t errors_num,
+                         uint32_t mark_col, char *marks, ty_batch **out, mu_err *err) {
+    ty_batch *b = fu_batch(cols, schema);
+    fmt_reader r;
+    int rc = fmt_reader_init(&r, fmt_find(format), b, flags, 0, err);
+    if (rc == 0) rc = fmt_reader_allow_errors(&r, errors_num, 0, err);
+    for (size_t at = 0; rc == 0 && at < in->length_bytes; at += 3)
+        rc = fmt_reader_feed(&r, in->data + at, MU_MIN((size_t)3, in->length_bytes - at), err);
+    if (rc == 0) rc = fmt_reader_finish(&r, err);
+    uint32_t rows = b->columns[0]->row_count;
+    for (uint32_t i = 0; i < rows && i < 15; i++)
+        marks[i] = fmt_reader_missing(&r, mark_col, i) ? 'm' : '.';
+    marks[MU_MIN(rows, 15u)] = 0;
+    fmt_reader_deinit(&r);
+    for (uint32_t i = 0; i < b->column_count; i++)
+        assert_int_equal(b->columns[i]->row_count, rows);
+    assert_int_equal(ty_batch_seal(b, err), 0);
+    *out = b;
+    return rc;
+}
+
+static void test_row_binary_header_settings(void **state) {
+    (void)state;
+    static const char *const schema[] = {"a", "UInt8", "b", "String", "c", "Nullable(Int8)"};
+    mu_buf in;
+    mu_buf_init(&in, 0);
+    /* an unknown column of a composite type is decoded and dropped */
+    eb(&in, "\x03", 1), eb_str(&in, "x"), eb_str(&in, "a"), eb_str(&in, "b");
+    eb_str(&in, "Map(String, Array(Nullable(UInt32)))"), eb_str(&in, "UInt8");
+    eb_str(&in, "String");
+    eb(&in, "\x01\x01k\x02\x01\x00\x07\x00\x00\x00", 10), eb(&in, "\x05\x02hi", 4);
+    eb(&in, "\x00", 1), eb(&in, "\x06\x00", 2);
+    ty_batch *got;
+    mu_err err;
+    char marks[16];
+    assert_int_equal(bt_read_marks("RowBinaryWithNamesAndTypes", schema, 3, &in, 0, 0, 2, marks,
+                                   &got, &err), 0);
+    assert_int_equal(got->row_count, 2);
+    bt_expect_text(got, 0, 0, "5"), bt_expect_text(got, 1, 0, "hi");
+    bt_expect_text(got, 0, 1, "6"), bt_expect_text(got, 1, 1, "");
+    assert_string_equal(marks, "mm"); /* c was not in the header */
+    ty_batch_destroy(got);
+    /* ... or refused when skip_unknown_fields=0 */
+    assert_int_equal(bt_read_marks("RowBinaryWithNamesAndTypes", schema, 3, &in,
+                                   FMT_READ_UNKNOWN_FIELDS_ERROR, 0, 2, marks, &got, &err),
+                     MU_EINCORRECT_DATA);
+    assert_non_null(strstr(err.message, "Unknown field found in format header: 'x' at "
+                                        "position 0"));
+    ty_batch_destroy(got);
+    /* with_names_use_header=0: the names are not read; fields in batch order */
+    mu_buf_clear(&in);
+    eb(&in, "\x03", 1), eb_str(&in, "p"), eb_str(&in, "q"), eb_str(&in, "r");
+    eb(&in, "\x09\x01z\x01", 4);
+    assert_int_equal(bt_read_marks("RowBinaryWithNames", schema, 3, &in,
+                                   FMT_READ_HEADER_NAMES_IGNORED, 0, 2, marks, &got, &err), 0);
+    bt_expect_text(got, 0, 0, "9"), bt_expect_text(got, 1, 0, "z");
+    bt_expect_text(got, 2, 0, "\\N");
+    assert_string_equal(marks, ".");
+    ty_batch_destroy(got);
+    /* with_types_use_header=0: the types are not compared */
+    mu_buf_clear(&in);
+    eb(&in, "\x01", 1), eb_str(&in, "a"), eb_str(&in, "Int8"), eb(&in, "\x07", 1);
+    assert_int_equal(bt_read_marks("RowBinaryWithNamesAndTypes", schema, 3, &in,
+                                   FMT_READ_HEADER_TYPES_IGNORED, 0, 0, marks, &got, &err), 0);
+    bt_expect_text(got, 0, 0, "7");
+    ty_batch_destroy(got);
+    assert_int_equal(bt_read_marks("RowBinaryWithNamesAndTypes", schema, 3, &in, 0, 0, 0, marks,
+                                   &got, &err), MU_EINCORRECT_DATA);
+    assert_non_null(strstr(err.message, "type of 'a' must be UInt8, not Int8"));
+    ty_batch_destroy(got);
+    /* a skipped column of a type muscles cannot read cannot be skipped */
+    mu_buf_clear(&in);
+    eb(&in, "\x01", 1), eb_str(&in, "x"), eb_str(&in, "Int128");
+    assert_int_equal(bt_read_marks("RowBinaryWithNamesAndTypes", schema, 3, &in, 0, 0, 0, marks,
+                                   &got, &err), MU_ENOT_SUPPORTED);
+    ty_batch_destroy(got);
+    /* RowBinary cannot skip a bad row: allowed errors only add a note */
+    mu_buf_clear(&in);
+    eb(&in, "\x01\x01\x00\x01x\x01\x07", 7), eb(&in, "\x01\x05\x00\x00\x00", 5);
+    assert_int_equal(bt_read_marks("RowBinary", bad_schema, 4, &in, 0, 10, 0, marks, &got, &err),
+                     MU_EPARSE);
+    assert_non_null(strstr(err.message, "(Input format doesn't allow to skip errors)"));
+    assert_int_equal(got->row_count, 1);
+    ty_batch_destroy(got);
+    assert_int_equal(bt_read_marks("RowBinary", bad_schema, 4, &in, 0, 0, 0, marks, &got, &err),
+                     MU_EPARSE);
+    assert_null(strstr(err.message, "skip errors"));
+    ty_batch_destroy(got);
+    mu_buf_deinit(&in);
+}
+
+static void test_native_unknown_columns(void **state) {
+    (void)state;
+    static const char *const schema[] = {"a", "UInt8", "b", "String"};
+    mu_buf in;
+    mu_buf_init(&in, 0);
+    /* block 1: an unknown LowCardinality(Nullable(String)) and an unknown
+     * Array(String) around a; b missing. Block 2: b only, and an unknown
+     * column in a block of no rows. */
+    eb(&in, "\x03\x02", 2);
+    eb_str(&in, "lc"), eb_str(&in, "LowCardinality(Nullable(String))");
+    eb_u64(&in, 1), eb_u64(&in, 0x600), eb_u64(&in, 2), eb(&in, "\x00\x01x", 3), eb_u64(&in, 2);
+    eb(&in, "\x00\x01", 2);
+    eb_str(&in, "a"), eb_str(&in, "UInt8"), eb(&in, "\x03\x04", 2);
+    eb_str(&in, "arr"), eb_str(&in, "Array(String)"), eb_u64(&in, 1), eb_u64(&in, 2);
+    eb(&in, "\x01p\x01q", 4);
+    eb(&in, "\x01\x01", 2), eb_str(&in, "b"), eb_str(&in, "String"), eb(&in, "\x01z", 2);
+    eb(&in, "\x01\x00", 2), eb_str(&in, "zz"), eb_str(&in, "Int64");
+    ty_batch *got;
+    mu_err err;
+    char marks[16];
+    assert_int_equal(bt_read_marks("Native", schema, 2, &in, 0, 0, 1, marks, &got, &err), 0);
+    assert_int_equal(got->row_count, 3);
+    bt_expect_text(got, 0, 0, "3"), bt_expect_text(got, 0, 1, "4"), bt_expect_text(got, 0, 2, "0");
+    bt_expect_text(got, 1, 0, ""), bt_expect_text(got, 1, 2, "z");
+    assert_string_equal(marks, "mm.");
+    ty_batch_destroy(got);
+    /* allowed errors change nothing for Native */
+    mu_buf_clear(&in);
+    eb(&in, "\x01\x01", 2), eb_str(&in, "a"), eb_str(&in, "UInt16"), eb(&in, "\x01\x00", 2);
+    assert_int_equal(bt_read_marks("Native", schema, 2, &in, 0, 10, 1, marks, &got, &err),
+                     MU_ETYPE);
+    assert_null(strstr(err.message, "skip errors"));
+    ty_batch_destroy(got);
+    mu_buf_deinit(&in);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_binary_header_settings),
+        cmocka_unit_test(test_native_unknown_columns),
         cmocka_unit_test(test_clickhouse_bytes),
         cmocka_unit_test(test_new_types_row_binary),
         cmocka_unit_test(test_new_types_native),

@@ -7,7 +7,12 @@
  * matching, unknown and missing keys, null, quoted numbers, values read
  * as strings, nesting, separators), streaming with any chunking, and
  * rejecting bad input with messages naming row, key and value while
- * leaving no partial row. */
+ * leaving no partial row; honours skip_unknown_fields=0, marks omitted
+ * values (missing keys, top-level null as default) and reads quoted
+ * DateTimes best effort; under allow_errors drops bad rows (broken
+ * objects, garbage between rows, rows whose brackets never close) at any
+ * chunking without losing the rows after them, within ClickHouse's
+ * limits. */
 #include "formats_test_util.h"
 
 /* ------------------------------------------------------------------ */
@@ -443,7 +448,9 @@ static void test_read_framing(void **state) {
     jt_expect_fail("JSONEachRow", nt, 1, "{\"x\":1};{\"x\":2}", MU_EINPUT_ASSERTION,
                    "after the end", 1);
     jt_expect_fail("JSONEachRow", nt, 1, "{\"x\":1}\n{\"x\":", MU_EINPUT_ASSERTION,
-                   "unexpected end of data", 1);
+                   "row 2, key 'x': expected a value", 1);
+    jt_expect_fail("JSONEachRow", nt, 1, "{\"x\":[1}", MU_EINPUT_ASSERTION,
+                   "row 1, key 'x': value '': expected a scalar value", 0);
     jt_expect_fail("JSONCompactEachRow", nt, 1, "{\"x\":1}", MU_EINPUT_ASSERTION,
                    "expected '['", 0);
 }
@@ -655,8 +662,166 @@ static void test_round_trip(void **state) {
     ty_batch_destroy(b);
 }
 
+/* ------------------------------------------------------------------ */
+/* Settings and skipping bad rows                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct jt_opts {
+    unsigned flags;
+    uint64_t num;
+    double ratio;
+    size_t max_record;
+    size_t chunk;
+} jt_opts;
+
+/* Reads text with options; returns rc, fills *dump with the rows as
+ * JSONCompactEachRow and *skipped with the rows dropped. */
+static int jt_read_opts(const char *format, const char *const *name_types, unsigned cols,
+                        const char *text, const jt_opts *o, char **dump, uint64_t *skipped,
+                        mu_err *err) {
+    ty_batch *b = fu_batch(cols, name_types);
+    fmt_reader r;
+    size_t n = strlen(text);
+    if (fmt_reader_init(&r, fmt_find(format), b, o->flags, o->max_record, err) != 0)
+        fail_msg("%s", err->message);
+    assert_int_equal(fmt_reader_allow_errors(&r, o->num, o->ratio, err), 0);
+    size_t chunk = o->chunk ? o->chunk : (n ? n : 1);
+    int rc = 0;
+    for (size_t at = 0; rc == 0 && at < n; at += chunk)
+        rc = fmt_reader_feed(&r, text + at, MU_MIN(chunk, n - at), err);
+    if (rc == 0) rc = fmt_reader_finish(&r, err);
+    *skipped = r.rows_skipped;
+    fmt_reader_deinit(&r);
+    *dump = jt_dump(b);
+    ty_batch_destroy(b);
+    return rc;
+}
+
+static void test_read_settings(void **state) {
+    (void)state;
+    static const char *const nt[] = {"a", "Int32", "t", "DateTime('UTC')",
+                                     "l", "Array(Int32)"};
+    ty_batch *b = fu_batch(3, nt);
+    mu_err err;
+    fmt_reader r;
+    const char *in = "{\"a\":1,\"t\":\"2024-01-15T10:30:00Z\",\"l\":[1,null]}\n"
+                     "{\"t\":1705314600,\"l\":null}\n{\"a\":null}\n";
+    assert_int_equal(fmt_reader_init(&r, FMT_JSON_EACH_ROW, b,
+                                     FMT_READ_NULL_AS_DEFAULT | FMT_READ_DATETIME_BEST_EFFORT, 0,
+                                     &err), 0);
+    assert_int_equal(fmt_reader_feed(&r, in, strlen(in), &err), 0);
+    assert_int_equal(fmt_reader_finish(&r, &err), 0);
+    /* a missing key and a top-level null are marked; a null element is not */
+    assert_false(fmt_reader_missing(&r, 0, 0));
+    assert_false(fmt_reader_missing(&r, 2, 0));
+    assert_true(fmt_reader_missing(&r, 0, 1));
+    assert_true(fmt_reader_missing(&r, 2, 1));
+    assert_true(fmt_reader_missing(&r, 0, 2));
+    assert_true(fmt_reader_missing(&r, 1, 2));
+    assert_false(fmt_reader_missing(&r, 1, 1));
+    fmt_reader_deinit(&r);
+    char *got = jt_dump(b);
+    assert_string_equal(got, "[1, \"2024-01-15 10:30:00\", [1,0]]\n"
+                             "[0, \"2024-01-15 10:30:00\", []]\n"
+                             "[0, \"1970-01-01 00:00:00\", []]\n");
+    free(got);
+    ty_batch_destroy(b);
+    /* skip_unknown_fields=0 */
+    jt_opts o = {.flags = FMT_READ_UNKNOWN_FIELDS_ERROR};
+    uint64_t skipped;
+    assert_int_equal(jt_read_opts("JSONEachRow", nt, 3, "{\"a\":1,\"zz\":2}", &o, &got, &skipped,
+                                  &err), MU_EINCORRECT_DATA);
+    assert_non_null(strstr(err.message, "row 1, key 'zz'"));
+    assert_non_null(strstr(err.message, "unknown field found while parsing JSONEachRow"));
+    free(got);
+    /* basic DateTime text does not take ISO 8601 with Z */
+    o.flags = 0;
+    assert_int_equal(jt_read_opts("JSONEachRow", nt, 3, "{\"t\":\"2024-01-15T10:30:00Z\"}", &o,
+                                  &got, &skipped, &err), MU_EPARSE_DATETIME);
+    free(got);
+}
+
+static const char *const jt_pair[] = {"a", "Int32", "s", "String"};
+
+typedef struct jt_skip_case {
+    const char *format;
+    const char *in;
+    const char *want;
+    uint64_t skipped;
+} jt_skip_case;
+
+static const jt_skip_case jt_skip_cases[] = {
+    /* a broken object, a bad value, a duplicate key, an unclosed row, garbage */
+    {"JSONEachRow",
+     "{\"a\":1,\"s\":\"x\"}\n{\"a\":}\n{\"a\":\"q\"}\n{\"a\":2,\"a\":3}\n{\"a\":[1,2}\n"
+     "junk here\n{\"a\":4,\"s\":\"y\"}\n",
+     "[1, \"x\"]\n[4, \"y\"]\n", 5},
+    /* inside [ ... ] with commas */
+    {"JSONEachRow", "[{\"a\":1},\n{\"a\":x},\n{\"a\":3}]", "[1, \"\"]\n[3, \"\"]\n", 1},
+    /* the unclosed row at the very end */
+    {"JSONEachRow", "{\"a\":1}\n{\"a\":[", "[1, \"\"]\n", 1},
+    {"JSONStringsEachRow", "{\"a\":\"1\"}\n{\"a\":2}\n{\"a\":\"x\"}\n{\"a\":\"4\",\"s\":\"z\"}\n",
+     "[1, \"\"]\n[4, \"z\"]\n", 2},
+    {"JSONCompactEachRow", "[1, \"a\"]\n[2]\n[\"x\", \"b\"]\n[3, \"c\", 9]\n{}\n[4, \"d\"]\n",
+     "[1, \"a\"]\n[4, \"d\"]\n", 4},
+};
+
+static void test_read_allow_errors(void **state) {
+    (void)state;
+    for (size_t i = 0; i < MU_ARRAY_LEN(jt_skip_cases); i++) {
+        const jt_skip_case *c = &jt_skip_cases[i];
+        for (size_t chunk = 0; chunk < 12; chunk++) {
+            jt_opts o = {.num = 10, .chunk = chunk};
+            char *got;
+            uint64_t skipped;
+            mu_err err;
+            int rc = jt_read_opts(c->format, jt_pair, 2, c->in, &o, &got, &skipped, &err);
+            if (rc != 0) fail_msg("case %zu chunk %zu: %s", i, chunk, err.message);
+            if (strcmp(got, c->want) != 0 || skipped != c->skipped)
+                fail_msg("case %zu chunk %zu: got [%s] (%llu skipped)", i, chunk, got,
+                         (unsigned long long)skipped);
+            free(got);
+        }
+    }
+    /* the limits: the third error is one too many */
+    jt_opts o = {.num = 2};
+    char *got;
+    uint64_t skipped;
+    mu_err err;
+    assert_int_equal(jt_read_opts("JSONEachRow", jt_pair, 2, jt_skip_cases[0].in, &o, &got,
+                                  &skipped, &err), MU_EINCORRECT_DATA);
+    assert_non_null(strstr(err.message, "row 4, key 'a'"));
+    assert_non_null(strstr(err.message, "(Already have 3 errors out of 4 rows, which is 0.75 of "
+                                        "all rows)"));
+    free(got);
+    /* a row that never closes and runs past the limit is skipped to the end
+     * of its line, and the rows after it are read */
+    char in[3000];
+    int n = snprintf(in, sizeof(in), "{\"a\":[1,2}\n");
+    for (int k = 0; k < 200; k++) n += snprintf(in + n, sizeof(in) - (size_t)n, "{\"a\":%d}\n", k);
+    o = (jt_opts){.num = 1, .max_record = 256, .chunk = 64};
+    assert_int_equal(jt_read_opts("JSONEachRow", jt_pair, 2, in, &o, &got, &skipped, &err), 0);
+    assert_int_equal(skipped, 1);
+    assert_non_null(strstr(got, "[0, \"\"]\n[1, \"\"]\n"));
+    assert_non_null(strstr(got, "[199, \"\"]\n"));
+    free(got);
+    /* a well-formed row longer than the limit stays an error */
+    o = (jt_opts){.num = 5, .max_record = 16};
+    assert_int_equal(jt_read_opts("JSONEachRow", jt_pair, 2,
+                                  "{\"s\":\"0123456789012345678901234567890\"}\n", &o, &got,
+                                  &skipped, &err), MU_ETOO_LARGE);
+    free(got);
+    o.chunk = 4;
+    assert_int_equal(jt_read_opts("JSONEachRow", jt_pair, 2,
+                                  "{\"s\":\"0123456789012345678901234567890\"}\n", &o, &got,
+                                  &skipped, &err), MU_ETOO_LARGE);
+    free(got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_settings),
+        cmocka_unit_test(test_read_allow_errors),
         cmocka_unit_test(test_json_layout),
         cmocka_unit_test(test_json_empty_and_statistics),
         cmocka_unit_test(test_json_pretty_nesting),

@@ -1,10 +1,18 @@
 /* read_test.c: goal: the streaming TSV/CSV reader parses every type from
  * ClickHouse's text (escapes, quoting, \N, composites), gives the same
  * batch whatever the chunk boundaries (split at every byte), round-trips
- * writer output, checks WithNames headers, and refuses bad input with
- * a parse error (MU_EPARSE or ClickHouse's finer codes) naming row, column and value, leaving no partial row; records
- * past the length limit are MU_ETOO_LARGE; a full batch pauses the reader. */
+ * writer output, maps WithNames headers by name (reordered, unknown
+ * skipped or refused, missing columns defaulted and marked missing, types
+ * checked, both header settings off), reads TSVRaw, honours
+ * null_as_default both ways and best-effort DateTime, and refuses bad
+ * input with a parse error (MU_EPARSE or ClickHouse's finer codes) naming
+ * row, column and value, leaving no partial row; under allow_errors bad
+ * rows of TSV and CSV are dropped up to ClickHouse's num/ratio limits at
+ * any chunking; records past the length limit are MU_ETOO_LARGE; a full
+ * batch pauses the reader. */
 #include "formats_test_util.h"
+
+#include <math.h>
 
 static const char *const mixed[] = {
     "i", "Int32", "s", "Nullable(String)", "f", "Float64", "d", "Date",
@@ -179,8 +187,9 @@ static void test_bad_tsv(void **state) {
            "'c'");
     rd_bad("TSV", "1\ts\t0\t2000-01-01\t[]\t{}\ta\t1.2.3\n", 0, MU_EPARSE, 0, "column 8 'x'",
            "'1.2.3'");
+    /* without null_as_default \N is text: "N" after un-escaping, as ClickHouse reads it */
     rd_bad("TSV", "\\N\ts\t0\t2000-01-01\t[]\t{}\ta\t0\n", 0, MU_EPARSE, 0, "column 1 'i'",
-           "not Nullable");
+           "value 'N'");
     rd_bad("TSV", "1\ts\\\t0\t2000-01-01\t[]\t{}\ta\t0\n", 0, MU_EPARSE, 0, "column 2 's'",
            "bad escape");
     rd_bad("TSV", "1\ts\\x4\t0\t2000-01-01\t[]\t{}\ta\t0\n", 0, MU_EPARSE, 0, "column 2 's'",
@@ -209,17 +218,24 @@ static void test_bad_csv(void **state) {
     rd_bad("CSV", "1,s,0,2000-01-01,[],{},a\n", 0, MU_EPARSE, 0, "expected 8 fields, found 7",
            NULL);
     rd_bad("CSV", "1,s,0,2000-01-01,[],{},a,0,\n", 0, MU_EPARSE, 0, "found more than 8", NULL);
-    rd_bad("CSV", "\\N,s,0,2000-01-01,[],{},a,0\n", 0, MU_EPARSE, 0, "not Nullable", NULL);
+    rd_bad("CSV", "\\N,s,0,2000-01-01,[],{},a,0\n", 0, MU_EPARSE, 0, "value '\\N'", NULL);
 }
 
 static void test_bad_headers(void **state) {
     (void)state;
-    rd_bad("TSVWithNames", "i\ts\tf\td\ta\tm\te\ty\n" ROW_OK, 0, MU_EPARSE, 0,
-           "header line of column names", NULL);
-    rd_bad("TSVWithNames", "i\ts\n", 0, MU_EPARSE, 0, "header line", NULL);
+    rd_bad("TSVWithNames", "i\ts\tf\td\ta\tm\te\ty\n" ROW_OK, FMT_READ_UNKNOWN_FIELDS_ERROR,
+           MU_EINCORRECT_DATA, 0, "Unknown field found in format header: 'y' at position 7",
+           "input_format_skip_unknown_fields");
+    rd_bad("TSVWithNames", "i\ts\ti\n", 0, MU_EINCORRECT_DATA, 0,
+           "Duplicate field found while parsing format header: i", NULL);
+    rd_bad("TSVWithNames", "i\ts\n1\n", 0, MU_EPARSE, 0, "row 1: expected 2 fields, found 1",
+           NULL);
+    rd_bad("CSVWithNames", "i,\"s\n", 0, MU_EINCORRECT_DATA, 0, "bad quoting", NULL);
     rd_bad("CSVWithNamesAndTypes", "i,s,f,d,a,m,e,x\nInt32,String,Float64,Date,"
            "Array(String),\"Map(String, UInt8)\",\"Enum8('a' = 1, 'b' = 2)\",\"Decimal(9, 2)\"\n",
-           0, MU_EPARSE, 0, "header line of column types", "Int32,String");
+           0, MU_EINCORRECT_DATA, 0, "Type of 's' must be Nullable(String), not String", NULL);
+    rd_bad("TSVWithNamesAndTypes", "i\ts\nInt32\n", 0, MU_EINCORRECT_DATA, 0,
+           "the number of data types (1) differs from the number of column names", NULL);
     /* the right header is accepted */
     rd_bad("CSVWithNamesAndTypes", "i,s,f,d,a,m,e,x\nInt32,Nullable(String),Float64,Date,"
            "Array(String),\"Map(String, UInt8)\",\"Enum8('a' = 1, 'b' = 2)\",\"Decimal(9, 2)\"\n"
@@ -231,7 +247,7 @@ static void test_limits_and_api(void **state) {
     mu_err err;
     ty_batch *b = fu_batch(1, (const char *[]){"s", "String"});
     fmt_reader r;
-    assert_int_equal(fmt_reader_init(&r, FMT_TSV_RAW, b, 0, 0, &err), MU_EINVAL);
+    assert_int_equal(fmt_reader_init(&r, FMT_PRETTY, b, 0, 0, &err), MU_EINVAL);
     assert_int_equal(fmt_reader_init(&r, FMT_JSON, b, 0, 0, &err), MU_EINVAL);
     /* a record longer than the limit, complete or not */
     assert_int_equal(fmt_reader_init(&r, FMT_TSV, b, 0, 8, &err), 0);
@@ -273,8 +289,243 @@ static void test_batch_full(void **state) {
     ty_batch_destroy(b);
 }
 
+/* ------------------------------------------------------------------ */
+/* Settings: headers, Raw, NULL, best effort, allowed errors           */
+/* ------------------------------------------------------------------ */
+
+static const char *const small[] = {"i", "Int32", "s", "String", "t", "DateTime('UTC')"};
+
+/* Reads `in` with flags and allowed errors into a batch of `schema` in
+ * chunks; returns rc, the batch as TSV in *text (malloc'd) and the reader's
+ * counters. */
+typedef struct rd_result {
+    int rc;
+    char *text;
+    uint64_t rows_skipped;
+    uint64_t row_number;
+    char message[MU_ERR_MSG_BYTES];
+    char missing[64]; /* per row of column 2 then 0: 'm' if marked, '.' if not */
+} rd_result;
+
+static rd_result rd_read(const char *format, const char *const *schema, unsigned cols,
+                         const char *in, unsigned flags, uint64_t num, double ratio,
+                         size_t chunk) {
+    rd_result res;
+    memset(&res, 0, sizeof(res));
+    ty_batch *b = fu_batch(cols, schema);
+    fmt_reader r;
+    mu_err err;
+    mu_err_clear(&err);
+    size_t n = strlen(in);
+    int rc = fmt_reader_init(&r, fmt_find(format), b, flags, 0, &err);
+    if (rc == 0) rc = fmt_reader_allow_errors(&r, num, ratio, &err);
+    for (size_t at = 0; rc == 0 && at < n;) {
+        size_t step = chunk == 0 || n - at < chunk ? n - at : chunk;
+        rc = fmt_reader_feed(&r, in + at, step, &err);
+        at += step;
+    }
+    if (rc == 0) rc = fmt_reader_finish(&r, &err);
+    res.rc = rc;
+    res.rows_skipped = r.rows_skipped;
+    res.row_number = r.row_number;
+    snprintf(res.message, sizeof(res.message), "%s", rc ? err.message : "");
+    uint32_t rows = b->columns[0]->row_count;
+    for (uint32_t row = 0; row < rows && row < 30; row++) {
+        res.missing[2 * row] = fmt_reader_missing(&r, cols - 1, row) ? 'm' : '.';
+        res.missing[2 * row + 1] = fmt_reader_missing(&r, 0, row) ? 'm' : '.';
+    }
+    fmt_reader_deinit(&r);
+    for (uint32_t i = 0; i < b->column_count; i++)
+        assert_int_equal(b->columns[i]->row_count, rows);
+    assert_int_equal(ty_batch_seal(b, &err), 0);
+    res.text = fu_write("TSV", b, NULL);
+    ty_batch_destroy(b);
+    return res;
+}
+
+static void rd_expect(const rd_result *res, int rc, const char *text, const char *needle) {
+    if (res->rc != rc) fail_msg("rc %d, want %d: %s", res->rc, rc, res->message);
+    if (text && strcmp(res->text, text) != 0) fail_msg("got [%s], want [%s]", res->text, text);
+    if (needle && !strstr(res->message, needle))
+        fail_msg("[%s] not in [%s]", needle, res->message);
+}
+
+static void test_header_mapping(void **state) {
+    (void)state;
+    /* reordered, an unknown column skipped (any type in the types line),
+     * a missing one defaulted and marked */
+    rd_result res = rd_read("TSVWithNamesAndTypes", small, 3,
+                            "s\textra\ti\nString\tWhatever(1)\tInt32\na\tzz\t1\nb\t\\N\t2\n",
+                            0, 0, 0, 0);
+    rd_expect(&res, 0, "1\ta\t1970-01-01 00:00:00\n2\tb\t1970-01-01 00:00:00\n", NULL);
+    assert_string_equal(res.missing, "m.m.");
+    free(res.text);
+    res = rd_read("CSVWithNames", small, 3, "\"t\",\"i\"\n\"2024-01-02 03:04:05\",7\n", 0, 0,
+                  0, 0);
+    rd_expect(&res, 0, "7\t\t2024-01-02 03:04:05\n", NULL);
+    free(res.text);
+    /* input_format_with_names_use_header=0: the names line is not read */
+    res = rd_read("TSVWithNames", small, 3, "x\ty\n1\ta\t0\n", FMT_READ_HEADER_NAMES_IGNORED, 0,
+                  0, 0);
+    rd_expect(&res, 0, "1\ta\t1970-01-01 00:00:00\n", NULL);
+    free(res.text);
+    /* input_format_with_types_use_header=0: the types line is not checked */
+    res = rd_read("TSVWithNamesAndTypes", small, 3, "i\nUInt8\n5\n", FMT_READ_HEADER_TYPES_IGNORED,
+                  0, 0, 0);
+    rd_expect(&res, 0, "5\t\t1970-01-01 00:00:00\n", NULL);
+    free(res.text);
+    res = rd_read("TSVWithNamesAndTypes", small, 3, "i\nUInt8\n5\n", 0, 0, 0, 1);
+    rd_expect(&res, MU_EINCORRECT_DATA, NULL, "Type of 'i' must be Int32, not UInt8");
+    free(res.text);
+    /* every header column unknown: rows of defaults */
+    res = rd_read("CSVWithNames", small, 3, "a,b\n1,2\n", 0, 0, 0, 0);
+    rd_expect(&res, 0, "0\t\t1970-01-01 00:00:00\n", NULL);
+    assert_string_equal(res.missing, "mm");
+    free(res.text);
+}
+
+static void test_tsv_raw(void **state) {
+    (void)state;
+    rd_result res = rd_read("TSVRaw", small, 3, "1\ta\\b\t0\n\\N\t\\N\t1\n",
+                            FMT_READ_NULL_AS_DEFAULT, 0, 0, 0);
+    rd_expect(&res, 0, "1\ta\\\\b\t1970-01-01 00:00:00\n0\t\t1970-01-01 00:00:01\n", NULL);
+    free(res.text);
+}
+
+static void test_null_as_default(void **state) {
+    (void)state;
+    /* off: \N is text of the type ("N" in TSV, "\N" in CSV for String) */
+    rd_result res = rd_read("TSV", small, 3, "1\t\\N\t0\n", 0, 0, 0, 0);
+    rd_expect(&res, 0, "1\tN\t1970-01-01 00:00:00\n", NULL);
+    free(res.text);
+    res = rd_read("CSV", small, 3, "1,\\N,0\n", 0, 0, 0, 0);
+    rd_expect(&res, 0, "1\t\\\\N\t1970-01-01 00:00:00\n", NULL);
+    free(res.text);
+    res = rd_read("CSV", small, 3, "\\N,a,0\n", 0, 0, 0, 0);
+    rd_expect(&res, MU_EINPUT_ASSERTION, NULL, "row 1, column 1 'i': value '\\N'");
+    free(res.text);
+    /* on: the default, marked missing; CSV's empty field likewise */
+    res = rd_read("CSV", small, 3, "\\N,\\N,\n", FMT_READ_NULL_AS_DEFAULT, 0, 0, 0);
+    rd_expect(&res, 0, "0\t\t1970-01-01 00:00:00\n", NULL);
+    assert_string_equal(res.missing, "mm");
+    free(res.text);
+    /* a Nullable column takes NULL, not marked */
+    static const char *const nul[] = {"n", "Nullable(Int8)"};
+    res = rd_read("TSV", nul, 1, "\\N\n", FMT_READ_NULL_AS_DEFAULT, 0, 0, 0);
+    rd_expect(&res, 0, "\\N\n", NULL);
+    assert_string_equal(res.missing, "..");
+    free(res.text);
+}
+
+static void test_best_effort(void **state) {
+    (void)state;
+    static const char *const dt[] = {"t", "DateTime('UTC')", "t64", "DateTime64(3, 'UTC')",
+                                     "d", "Date"};
+    const char *in = "2024-01-15T10:30:00Z\t1705314600123\t2024-01-15\n"
+                     "Mon, 15 Jan 2024 10:30:00 GMT\t2024-01-15 10:30:00.5+01:00\t2024-01-16\n";
+    rd_result res = rd_read("TSV", dt, 3, in, FMT_READ_DATETIME_BEST_EFFORT, 0, 0, 0);
+    rd_expect(&res, 0, "2024-01-15 10:30:00\t2024-01-15 10:30:00.123\t2024-01-15\n"
+              "2024-01-15 10:30:00\t2024-01-15 09:30:00.500\t2024-01-16\n", NULL);
+    free(res.text);
+    res = rd_read("TSV", dt, 3, in, 0, 0, 0, 0);
+    rd_expect(&res, MU_EPARSE_DATETIME, NULL, "row 1, column 1 't'");
+    free(res.text);
+    res = rd_read("CSV", dt, 3, "\"01/02/2024 1:02:03 PM\",20240102,2024-01-01\n",
+                  FMT_READ_DATETIME_BEST_EFFORT_US, 0, 0, 0);
+    rd_expect(&res, 0, "2024-01-02 13:02:03\t2024-01-02 00:00:00.000\t2024-01-01\n", NULL);
+    free(res.text);
+    /* Date is not affected, as in ClickHouse */
+    res = rd_read("TSV", dt, 3, "1705314600\t1705314600\t2024-01-15T00:00:00Z\n",
+                  FMT_READ_DATETIME_BEST_EFFORT, 0, 0, 0);
+    rd_expect(&res, MU_EPARSE_DATE, NULL, "column 3 'd'");
+    free(res.text);
+}
+
+/* Rows 1, 3, 4 bad in both families; the good ones stay. */
+static const char tsv_mixed[] = "1\ta\t0\nx\tb\t0\n3\tc\t0\n4\td\tbad\n5\te\t0\t9\n6\tf\t0\n";
+static const char csv_mixed[] = "1,a,0\nx,b,0\n3,\"c\n,\",0\n4,\"d\"x,0\n5,e,0,9\n6,f,0\n";
+
+static void test_allow_errors(void **state) {
+    (void)state;
+    for (size_t chunk = 0; chunk < 9; chunk++) {
+        rd_result res = rd_read("TSV", small, 3, tsv_mixed, 0, 3, 0, chunk);
+        rd_expect(&res, 0, "1\ta\t1970-01-01 00:00:00\n3\tc\t1970-01-01 00:00:00\n"
+                  "6\tf\t1970-01-01 00:00:00\n", NULL);
+        assert_int_equal(res.rows_skipped, 3);
+        assert_int_equal(res.row_number, 6);
+        free(res.text);
+        res = rd_read("CSV", small, 3, csv_mixed, 0, 3, 0, chunk);
+        rd_expect(&res, 0, "1\ta\t1970-01-01 00:00:00\n3\tc\\n,\t1970-01-01 00:00:00\n"
+                  "6\tf\t1970-01-01 00:00:00\n", NULL);
+        assert_int_equal(res.rows_skipped, 3);
+        free(res.text);
+    }
+    /* one error too many: the third, in row 5 (skipped rows count) */
+    rd_result res = rd_read("TSV", small, 3, tsv_mixed, 0, 2, 0, 0);
+    rd_expect(&res, MU_EPARSE, NULL, "row 5: expected 3 fields");
+    assert_non_null(strstr(res.message, "(Already have 3 errors out of 5 rows, which is 0.6 of "
+                                        "all rows)"));
+    free(res.text);
+    /* the ratio counts the failing row: 1/2 and 2/4 pass 0.5, 3/5 does not */
+    res = rd_read("TSV", small, 3, tsv_mixed, 0, 0, 0.5, 0);
+    rd_expect(&res, MU_EPARSE, NULL, "(Already have 3 errors out of 5 rows, which is 0.6 of "
+              "all rows)");
+    free(res.text);
+    res = rd_read("TSV", small, 3, tsv_mixed, 0, 0, 0.6, 0);
+    rd_expect(&res, 0, NULL, NULL);
+    free(res.text);
+    /* without limits nothing is skipped and no note is added */
+    res = rd_read("TSV", small, 3, tsv_mixed, 0, 0, 0, 0);
+    rd_expect(&res, MU_EINPUT_ASSERTION, NULL, "row 2, column 1 'i': value 'x'");
+    assert_null(strstr(res.message, "Already"));
+    free(res.text);
+    /* header errors and over-long records are not skipped */
+    res = rd_read("TSVWithNames", small, 3, "i\ti\n1\n", 0, 100, 1, 0);
+    rd_expect(&res, MU_EINCORRECT_DATA, NULL, "Duplicate field");
+    free(res.text);
+    mu_err err;
+    ty_batch *b = fu_batch(3, small);
+    fmt_reader r;
+    assert_int_equal(fmt_reader_init(&r, FMT_TSV, b, 0, 8, &err), 0);
+    assert_int_equal(fmt_reader_allow_errors(&r, 5, 0, &err), 0);
+    assert_int_equal(fmt_reader_feed(&r, "123456789\t\t\n", 12, &err), MU_ETOO_LARGE);
+    assert_int_equal(fmt_reader_allow_errors(&r, 5, -0.5, &err), MU_EINVAL);
+    assert_int_equal(fmt_reader_allow_errors(&r, 5, NAN, &err), MU_EINVAL);
+    fmt_reader_deinit(&r);
+    ty_batch_destroy(b);
+}
+
+/* A skipped row leaves no marks, and the marks follow the batch. */
+static void test_missing_marks(void **state) {
+    (void)state;
+    mu_err err;
+    ty_batch *b = fu_batch(3, small);
+    fmt_reader r;
+    assert_int_equal(fmt_reader_init(&r, FMT_CSV_WITH_NAMES, b, 0, 0, &err), 0);
+    assert_int_equal(fmt_reader_allow_errors(&r, 1, 0, &err), 0);
+    const char *in = "s,i\nx,bad\ny,2\n";
+    assert_int_equal(fmt_reader_feed(&r, in, strlen(in), &err), 0);
+    assert_int_equal(fmt_reader_finish(&r, &err), 0);
+    assert_int_equal(b->columns[0]->row_count, 1);
+    assert_true(fmt_reader_column_has_missing(&r, 2));
+    assert_false(fmt_reader_column_has_missing(&r, 0));
+    assert_true(fmt_reader_missing(&r, 2, 0));
+    assert_false(fmt_reader_missing(&r, 2, 1));
+    fmt_reader_missing_clear(&r);
+    assert_false(fmt_reader_column_has_missing(&r, 2));
+    assert_false(fmt_reader_missing(&r, 2, 0));
+    fmt_reader_deinit(&r);
+    ty_batch_destroy(b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_header_mapping),
+        cmocka_unit_test(test_tsv_raw),
+        cmocka_unit_test(test_null_as_default),
+        cmocka_unit_test(test_best_effort),
+        cmocka_unit_test(test_allow_errors),
+        cmocka_unit_test(test_missing_marks),
         cmocka_unit_test(test_tsv),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_chunked),

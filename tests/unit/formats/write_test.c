@@ -27,7 +27,8 @@ static void test_find(void **state) {
     assert_int_equal(fmt_find("JSON"), FMT_JSON);
     assert_int_equal(fmt_find("json"), FMT_UNKNOWN);
     assert_true(fmt_can_write(FMT_TSV));
-    assert_false(fmt_can_read(FMT_TSV_RAW));
+    assert_true(fmt_can_read(FMT_TSV_RAW));
+    assert_false(fmt_can_read(FMT_PRETTY));
     assert_true(fmt_can_read(FMT_CSV_WITH_NAMES_AND_TYPES));
 }
 
