@@ -788,8 +788,8 @@ static int rb_header_error(fmt_reader *r, int code, mu_err *err, const char *wha
 static int rb_read_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_err *err) {
     ty_batch *b = r->batch;
     uint64_t n;
-    const uint8_t *p;
-    size_t bytes;
+    const uint8_t *p = NULL;
+    size_t bytes = 0;
     memset(st->present, 0, b->column_count * sizeof(bool));
     int rc = cur_varint(cur, &n, err);
     if (rc == 0 && n > b->column_count)
