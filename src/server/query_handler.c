@@ -405,7 +405,10 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         /* Read the head of the body: the whole body when it is small, the
          * query text plus the start of the data otherwise. */
         while (rc == 0 && head.length_bytes < QUERY_HEAD_BYTES_MAX) {
-            rc = mu_buf_reserve(&head, 64 * 1024, &qerr);
+            /* Never past the head's maximum: a body that arrived in pieces
+             * leaves the length off any 64 KiB boundary. */
+            size_t want = MU_MIN((size_t)64 * 1024, QUERY_HEAD_BYTES_MAX - head.length_bytes);
+            rc = mu_buf_reserve(&head, want, &qerr);
             if (rc != 0) break;
             size_t room = head.capacity_bytes - head.length_bytes, got = 0;
             if (room > QUERY_HEAD_BYTES_MAX - head.length_bytes) room = QUERY_HEAD_BYTES_MAX - head.length_bytes;
