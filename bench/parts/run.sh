@@ -16,12 +16,12 @@ if [[ ! $ROWS =~ ^[1-9][0-9]*$ ]]; then
 fi
 BATCH_ROWS=10000
 WRITERS=4
-HOST=127.0.0.1 # the only address this script uses
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../lib/clickhouse.sh
+source "$REPO/bench/lib/clickhouse.sh"
 BUILD=$REPO/build/bench
 
 work=""
-ch_pid=""
 load_pids=() # the curl processes of load_clickhouse
 
 # Stops the server this script started (by its pid, never by name) and
@@ -29,40 +29,12 @@ load_pids=() # the curl processes of load_clickhouse
 cleanup() {
     local rc=$? pid
     for pid in "${load_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    if [[ -n $ch_pid ]] && kill -0 "$ch_pid" 2>/dev/null; then
-        kill -TERM "$ch_pid" 2>/dev/null || true
-        for _ in $(seq 1 150); do
-            kill -0 "$ch_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$ch_pid" 2>/dev/null || true
-        wait "$ch_pid" 2>/dev/null || true
-    fi
+    stop_clickhouse
     if [[ -n $work ]]; then rm -rf "$work"; fi
     exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-die() {
-    echo "run.sh: $*" >&2
-    exit 1
-}
-
-now() { date +%s.%N; }
-
-# Installs the peer with apt if it is missing (idempotent).
-ensure_packages() {
-    if command -v clickhouse-server >/dev/null && command -v clickhouse-client >/dev/null &&
-        command -v curl >/dev/null; then
-        return
-    fi
-    local sudo=""
-    if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
-    local packages=(clickhouse-server clickhouse-client curl)
-    $sudo apt-get install -y "${packages[@]}" ||
-        { $sudo apt-get update && $sudo apt-get install -y "${packages[@]}"; }
-}
 
 build_bench() {
     if [[ ! -f $BUILD/CMakeCache.txt ]]; then
@@ -71,97 +43,6 @@ build_bench() {
     fi
     cmake --build "$BUILD" --target bench_parts -j2 >>"$work/build.log" 2>&1 ||
         { tail -30 "$work/build.log" >&2; die "build of bench_parts failed"; }
-}
-
-# A port nothing on 127.0.0.1 answers on, other than $1.
-pick_port() {
-    local p
-    for _ in $(seq 1 200); do
-        p=$((20000 + RANDOM % 40000))
-        if [[ $p != "${1:-}" ]] && ! (exec 3<>"/dev/tcp/$HOST/$p") 2>/dev/null; then
-            echo "$p"
-            return 0
-        fi
-    done
-    return 1
-}
-
-write_config() {
-    local dir=$1
-    mkdir -p "$dir"/{data,tmp,user_files,format_schemas,logs}
-    cat >"$dir/config.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
-  <logger>
-    <level>warning</level>
-    <log>$dir/logs/server.log</log>
-    <errorlog>$dir/logs/error.log</errorlog>
-    <size>100M</size>
-    <count>1</count>
-  </logger>
-  <listen_host>$HOST</listen_host>
-  <http_port>$http_port</http_port>
-  <tcp_port>$tcp_port</tcp_port>
-  <path>$dir/data/</path>
-  <tmp_path>$dir/tmp/</tmp_path>
-  <user_files_path>$dir/user_files/</user_files_path>
-  <format_schema_path>$dir/format_schemas/</format_schema_path>
-  <users_config>$dir/users.xml</users_config>
-  <default_profile>default</default_profile>
-  <default_database>default</default_database>
-  <timezone>UTC</timezone>
-  <mark_cache_size>536870912</mark_cache_size>
-  <max_concurrent_queries>100</max_concurrent_queries>
-</yandex>
-EOF
-    cat >"$dir/users.xml" <<'EOF'
-<?xml version="1.0"?>
-<yandex>
-  <profiles><default><max_memory_usage>4000000000</max_memory_usage></default></profiles>
-  <users>
-    <default>
-      <password></password>
-      <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
-      <profile>default</profile>
-      <quota>default</quota>
-    </default>
-  </users>
-  <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
-    <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>
-  </interval></default></quotas>
-</yandex>
-EOF
-}
-
-# Starts clickhouse-server as the clickhouse user (as the caller when not
-# root) and waits until it answers.
-start_clickhouse() {
-    local dir=$work/clickhouse
-    http_port=$(pick_port) || die "no free port"
-    tcp_port=$(pick_port "$http_port") || die "no free port"
-    write_config "$dir"
-    if [[ $(id -u) -eq 0 ]]; then
-        chown -R clickhouse:clickhouse "$dir"
-        setpriv --reuid=clickhouse --regid=clickhouse --init-groups \
-            clickhouse-server --config-file="$dir/config.xml" >"$work/clickhouse.out" 2>&1 &
-    else
-        clickhouse-server --config-file="$dir/config.xml" >"$work/clickhouse.out" 2>&1 &
-    fi
-    ch_pid=$!
-    for _ in $(seq 1 300); do
-        if curl -sf "http://$HOST:$http_port/?query=SELECT%201" >/dev/null 2>&1; then return; fi
-        if ! kill -0 "$ch_pid" 2>/dev/null; then
-            cat "$work/clickhouse.out" "$dir/logs/error.log" >&2 2>/dev/null || true
-            die "clickhouse-server exited during startup"
-        fi
-        sleep 0.1
-    done
-    die "clickhouse-server did not answer on $HOST:$http_port within 30 s"
-}
-
-chq() {
-    curl -sS --fail-with-body "http://$HOST:$http_port/" --data-binary "$1" ||
-        die "ClickHouse query failed: $1"
 }
 
 # One curl per writer, one POST (one INSERT) per batch file, over one

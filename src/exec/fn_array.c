@@ -1224,7 +1224,7 @@ static bool arr_int_or_null(const exec_arg *a, uint32_t r, int64_t *value) {
 
 static int arr_slice_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                             ty_column *out, mu_err *err) {
-    uint32_t total;
+    uint32_t total = 0;
     arr_gather g;
     int rc = exec__arr_total_elements(&args[0], rows, &total, err);
     if (rc == 0) rc = arr_gather_init(&g, total, rows, err);
@@ -1300,7 +1300,7 @@ static int arr_subset_kernel(const exec_call *call, const exec_arg *args, uint32
                              ty_column *out, mu_err *err) {
     arr_subset_op op = (arr_subset_op)(uintptr_t)call->state;
     const ty_column *elems = ty_column_child(args[0].column, 0);
-    uint32_t total;
+    uint32_t total = 0;
     arr_gather g;
     int rc = exec__arr_total_elements(&args[0], rows, &total, err);
     if (rc == 0) rc = arr_gather_init(&g, total, rows, err);
@@ -1398,7 +1398,7 @@ static int arr_bind_uniq(exec_call *call, mu_arena *arena, mu_err *err) {
 static int arr_enumerate_kernel(const exec_call *call, const exec_arg *args, uint32_t rows,
                                 ty_column *out, mu_err *err) {
     (void)call;
-    uint32_t total, *lengths = exec__scratch(rows, sizeof(*lengths), err);
+    uint32_t total = 0, *lengths = exec__scratch(rows, sizeof(*lengths), err);
     if (lengths == NULL) return err->code;
     uint32_t *values = NULL;
     int rc = exec__arr_total_elements(&args[0], rows, &total, err);

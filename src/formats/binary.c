@@ -902,9 +902,9 @@ static int rb_header_setup(fmt_reader *r, bin_reader *st, uint64_t n, mu_err *er
  * type names. A header cut by the end of the pending bytes is BIN_MORE
  * (read again from its start once more bytes came). */
 static int rb_read_header(fmt_reader *r, bin_reader *st, bin_cursor *cur, mu_err *err) {
-    uint64_t n;
-    const uint8_t *p;
-    size_t bytes;
+    uint64_t n = 0;
+    const uint8_t *p = NULL;
+    size_t bytes = 0;
     int rc = cur_varint(cur, &n, err);
     if (rc == 0) rc = rb_header_setup(r, st, n, err);
     for (uint32_t i = 0; rc == 0 && i < n; i++) {

@@ -79,29 +79,26 @@ static bool fmt_is_csv(fmt_kind kind) {
     return kind == FMT_CSV || kind == FMT_CSV_WITH_NAMES || kind == FMT_CSV_WITH_NAMES_AND_TYPES;
 }
 
-/* Appends s with ClickHouse's TSV escaping. */
+/* The escape letter of each byte TabSeparated escapes, else 0. */
+static const char fmt_tsv_escapes[256] = {
+    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+    ['\0'] = '0', ['\\'] = '\\', ['\''] = '\'',
+};
+
+/* Appends s with ClickHouse's TSV escaping. Speed: runs without an
+ * escaped byte are copied whole. */
 static int fmt_tsv_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
     int rc = mu_buf_reserve(out, n, err);
+    size_t from = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        char esc = 0;
-        switch (s[i]) {
-        case '\b': esc = 'b'; break;
-        case '\f': esc = 'f'; break;
-        case '\n': esc = 'n'; break;
-        case '\r': esc = 'r'; break;
-        case '\t': esc = 't'; break;
-        case '\0': esc = '0'; break;
-        case '\\': esc = '\\'; break;
-        case '\'': esc = '\''; break;
-        default: break;
-        }
-        if (esc != 0) {
-            char pair[2] = {'\\', esc};
-            rc = mu_buf_append(out, pair, 2, err);
-        } else {
-            rc = mu_buf_append_u8(out, s[i], err);
-        }
+        char esc = fmt_tsv_escapes[s[i]];
+        if (esc == 0) continue;
+        char pair[2] = {'\\', esc};
+        rc = mu_buf_append(out, s + from, i - from, err);
+        if (rc == 0) rc = mu_buf_append(out, pair, 2, err);
+        from = i + 1;
     }
+    if (rc == 0) rc = mu_buf_append(out, s + from, n - from, err);
     return rc;
 }
 

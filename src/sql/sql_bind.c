@@ -101,7 +101,7 @@ static int bind_aggregate(sql_query *q, sql_scope *s, const sql_node *n, const c
     const sql_node *const *items = (const sql_node *const *)n->func.args.items;
     size_t count = n->func.args.count;
     if (count == 1 && items[0]->kind == SQL_STAR) count = 0; /* count(*) */
-    exec_expr **args;
+    exec_expr **args = NULL;
     int rc = bind_list(q, &pre, items, count, &args, err);
     if (rc != 0) return rc;
     const ty_column **params = mu_arena_calloc(q->arena, n->func.params.count + 1, sizeof(*params),
@@ -337,7 +337,7 @@ static int bind_subquery_rows(sql_query *q, const sql_node *query, ty_column ***
 static int bind_scalar_subquery(sql_query *q, const sql_node *n, exec_expr **out, mu_err *err) {
     ty_column **cols;
     uint32_t rows;
-    const sql_operator *schema;
+    const sql_operator *schema = NULL;
     sql_operator *op;
     int rc = bind_subquery_rows(q, n->subquery.query, &cols, &rows, &schema, &op, err);
     if (rc != 0) return rc;
@@ -377,7 +377,7 @@ static int bind_in_set(sql_query *q, sql_scope *s, const sql_node *right, exec_e
     if (right->kind == SQL_SUBQUERY) {
         ty_column **cols;
         uint32_t rows;
-        const sql_operator *schema;
+        const sql_operator *schema = NULL;
         sql_operator *op;
         int rc = bind_subquery_rows(q, right->subquery.query, &cols, &rows, &schema, &op, err);
         if (rc != 0) return rc;
@@ -424,7 +424,7 @@ static int bind_in_set(sql_query *q, sql_scope *s, const sql_node *right, exec_e
         items = (const sql_node *const *)right->array.items.items;
         count = right->array.items.count;
     }
-    exec_expr **args;
+    exec_expr **args = NULL;
     int rc = bind_list(q, s, items, count, &args, err);
     if (rc != 0) return rc;
     if (right->kind == SQL_ARRAY && count > 0 && args[0]->type->kind == TY_ARRAY) {
@@ -518,7 +518,7 @@ static int bind_func(sql_query *q, sql_scope *s, const sql_node *n, exec_expr **
         if (np != count - 1)
             return MU_ERR(err, MU_ENUMBER_OF_ARGUMENTS, "lambda of %s takes %u parameters but %zu "
                           "arrays are passed", fname, np, count - 1);
-        exec_expr **arrays;
+        exec_expr **arrays = NULL;
         int rc = bind_list(q, s, items + 1, count - 1, &arrays, err);
         if (rc != 0) return rc;
         sql_lambda_ctx l = {.outer = s, .param_count = np};
@@ -713,7 +713,7 @@ static int bind_node(sql_query *q, sql_scope *s, const sql_node *n, exec_expr **
         return exec_expr_cast(&q->builder, arg, type, out, err);
     }
     case SQL_ARRAY: {
-        exec_expr **args;
+        exec_expr **args = NULL;
         rc = bind_list(q, s, (const sql_node *const *)n->array.items.items, n->array.items.count,
                        &args, err);
         if (rc != 0) return rc;

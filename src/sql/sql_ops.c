@@ -111,7 +111,7 @@ static int op_values_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     }
     uint32_t n = v->rows - v->pos;
     if (n > SQL_CHUNK_ROWS) n = SQL_CHUNK_ROWS;
-    sql_chunk *c;
+    sql_chunk *c = NULL;
     int rc = sql__chunk_create(op->column_count, n, &c, err);
     if (rc != 0) return rc;
     if (v->pos == 0 && n == v->rows) {
@@ -198,7 +198,7 @@ static int op_numbers_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     for (uint64_t i = 0; i < count; i++) v[i] = n->next + i;
     n->next += count;
     if (op->q->process) op->q->process->read_rows += count;
-    sql_chunk *c;
+    sql_chunk *c = NULL;
     rc = sql__chunk_create(1, (uint32_t)count, &c, err);
     if (rc != 0) {
         ty_column_destroy(col);
@@ -348,7 +348,7 @@ static int scan_part_chunk(op_scan *s, const part *p, sql_chunk **out, mu_err *e
         count++;
     uint32_t rows = 0;
     for (uint32_t g = 0; g < count; g++) rows += part_granule_rows(p, s->granule + g);
-    sql_chunk *c;
+    sql_chunk *c = NULL;
     int rc = sql__chunk_create(s->base.column_count, rows, &c, err);
     if (rc != 0) return rc;
     bool any_missing = false;
@@ -427,7 +427,7 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
         if (mc->first_row + rows > s->snap.row_count)
             rows = (uint32_t)(s->snap.row_count - mc->first_row);
         if (rows == 0) continue;
-        sql_chunk *c;
+        sql_chunk *c = NULL;
         int rc = sql__chunk_create(op->column_count, rows, &c, err);
         if (rc != 0) return rc;
         for (uint32_t i = 0; i < op->column_count && rc == 0; i++) {
@@ -542,7 +542,7 @@ typedef struct op_filter {
 
 static int filter_gather(sql_query *q, sql_chunk *in, const uint32_t *sel, uint32_t count,
                          sql_chunk **out, mu_err *err) {
-    sql_chunk *c;
+    sql_chunk *c = NULL;
     int rc = sql__chunk_create(in->column_count, count, &c, err);
     if (rc != 0) return rc;
     for (uint32_t i = 0; i < in->column_count && rc == 0; i++) {
@@ -646,7 +646,7 @@ static int op_project_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     sql_chunk *in = NULL;
     int rc = sql__op_next(p->input, &in, err);
     if (rc != 0 || in == NULL) return rc;
-    sql_chunk *c;
+    sql_chunk *c = NULL;
     rc = sql__chunk_create(op->column_count, in->rows, &c, err);
     for (uint32_t i = 0; i < op->column_count && rc == 0; i++) {
         const exec_expr *e = p->exprs[i];
@@ -750,7 +750,7 @@ static int op_limit_next(sql_operator *op, sql_chunk **out, mu_err *err) {
             *out = in;
             return 0;
         }
-        sql_chunk *c;
+        sql_chunk *c = NULL;
         rc = sql__chunk_create(in->column_count, (uint32_t)take, &c, err);
         for (uint32_t i = 0; i < in->column_count && rc == 0; i++) {
             ty_column *col;

@@ -8,6 +8,7 @@
  */
 #include "types/types_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,14 @@ static size_t vr_float_layout(bool negative, const char *digits, int k, int n, c
 static size_t vr_float_shortest(double value, bool is_float32, char *out) {
     char text[48], digits[24];
     int max_digits = is_float32 ? 9 : 17;
-    for (int p = 1; p <= max_digits; p++) {
+    /* Speed: start at 15 digits (6 for Float32). A value whose shortest
+     * round-trip form S has at most that many digits rounds to S at that
+     * precision (half an ulp is below half a step of that decimal grid),
+     * so the trailing zeros stripped below leave S; only values needing
+     * 16 or 17 digits (8 or 9) take more tries. Subnormals have fewer
+     * significant bits than that argument needs: they start at 1. */
+    bool subnormal = is_float32 ? fabs(value) < FLT_MIN : fabs(value) < DBL_MIN;
+    for (int p = subnormal ? 1 : is_float32 ? 6 : 15; p <= max_digits; p++) {
         snprintf(text, sizeof(text), "%.*e", p - 1, fabs(value));
         bool same = is_float32 ? strtof(text, NULL) == (float)fabs(value)
                                : strtod(text, NULL) == fabs(value);

@@ -3,8 +3,10 @@ query in the body or ?query=, INSERT data in the body, TabSeparated answers,
 ClickHouse's error bodies and codes, GET as read-only, query parameters,
 durability of acknowledged inserts across a restart."""
 
+import http.client
 import os
 import signal
+import time
 
 import requests
 
@@ -285,6 +287,30 @@ def test_kill_query(server):
     t.join(timeout=30)
     assert result == {"status": 500, "code": "394"}
     assert ok(server, "KILL QUERY WHERE query_id = 'nothing-runs'") == ""
+
+
+def test_insert_body_arriving_in_pieces(server):
+    """A multi-MiB INSERT body sent in 50,000-byte pieces: the server reads
+    the head of the body up to 1 MiB, and a length off the 64 KiB grid must
+    not make it ask for more than that (it answered TOO_LARGE_STRING_SIZE)."""
+    ok(server, "CREATE TABLE pieces (k UInt32, v String) ENGINE = MergeTree ORDER BY k")
+    body = "".join(f"{i}\t{'x' * (i % 90)}\n" for i in range(60000)).encode()
+    assert len(body) > 2 * 1024 * 1024
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        conn.putrequest("POST", "/?query=INSERT%20INTO%20pieces%20FORMAT%20TabSeparated")
+        conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders()
+        for at in range(0, len(body), 50000):
+            conn.send(body[at:at + 50000])
+            time.sleep(0.002)  # one piece per read on the server side
+        resp = conn.getresponse()
+        text = resp.read().decode()
+    finally:
+        conn.close()
+    assert resp.status == 200, text
+    assert ok(server, "SELECT count(), sum(k), sum(length(v)) FROM pieces") == (
+        f"60000\t{sum(range(60000))}\t{sum(i % 90 for i in range(60000))}\n")
 
 
 def test_binary_formats_round_trip(server):

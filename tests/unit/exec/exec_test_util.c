@@ -230,7 +230,10 @@ static int et_parse_string(et_parser *p, exec_expr **out) {
     while (p->s[p->pos] != '\'') {
         if (p->s[p->pos] == 0) fail_msg("unterminated string");
         if (p->s[p->pos] == '\\') p->pos++;
-        if (n == sizeof(text)) fail_msg("string longer than %zu bytes", sizeof(text));
+        if (n == sizeof(text)) {
+            fail_msg("string longer than %zu bytes", sizeof(text));
+            return -1; /* not reached: fail_msg ends the test */
+        }
         text[n++] = p->s[p->pos++];
     }
     p->pos++;
