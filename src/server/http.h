@@ -259,12 +259,25 @@ int http_response_begin(http_request *req, int status, const char *content_type,
                         mu_err *err);
 int http_response_write(http_request *req, const void *data, size_t length_bytes, mu_err *err);
 int http_response_end(http_request *req, mu_err *err);
+/* An open head: the status line goes out now, header fields may follow
+ * one at a time while the handler works (ClickHouse's X-ClickHouse-Progress
+ * lines), and http_response_begin completes the head as usual (Date,
+ * Connection, Content-Type, framing, its fields). The status is fixed from
+ * here on: begin's status argument is then ignored, so an error response
+ * (http_response_send_error) keeps it and only adds its code field and body.
+ * Only where http_response_can_open says so: HTTP/1.1 and not HEAD (an
+ * HTTP/1.0 head is sent whole). Fields are checked like begin's; adding
+ * blocks while the output queue is full, like writes. */
+bool http_response_can_open(const http_request *req);
+int http_response_open(http_request *req, int status, mu_err *err);
+int http_response_add_field(http_request *req, const http_field *field, mu_err *err);
 /* begin + write + end with a known length. */
 int http_response_send(http_request *req, int status, const char *content_type, const void *body,
                        size_t body_bytes, mu_err *err);
 /* ClickHouse-shaped error: status from errors.def, X-ClickHouse-Exception-Code,
  * body "Code: N. DB::Exception: <message>. (NAME) (version V)\n". */
 int http_response_send_error(http_request *req, const mu_err *error, mu_err *err);
+/* True once begin was called (an open head alone does not count). */
 bool http_response_started(http_request *req);
 
 #endif /* MUSCLES_SERVER_HTTP_H */

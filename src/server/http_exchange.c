@@ -7,6 +7,11 @@
  * Response states (all under mu):
  *   NONE --begin--> HELD --write (2nd, or large)--> STREAMING --end--> ENDED
  *   HELD --end--> ENDED (one body: Content-Length)     any --failure--> BROKEN
+ *   NONE --open--> OPEN --add_field--> OPEN --begin--> HELD (as above)
+ * OPEN (http_response_open) has sent only the status line: the fields added
+ * while the handler works follow it at once, and begin sends the rest of
+ * the head (Date, Connection, Content-Type, framing, its fields) as usual,
+ * so the status is fixed at open and framing is still chosen at begin/end.
  * The request is freed by the last of its references: the connection's, the
  * worker's, and one per pending wake or socket write.
  */
@@ -379,9 +384,15 @@ static int queue_head_locked(http_request *req, int64_t body_length, mu_err *err
     http__format_date(date);
     mu_buf head;
     mu_buf_init(&head, 0);
-    int rc = mu_buf_printf(&head, err, "HTTP/1.1 %d %s\r\nDate: %s\r\nConnection: %s\r\n",
-                           req->response_status, http_status_reason(req->response_status), date,
+    int rc = 0;
+    if (!req->response_opened) { /* else http_response_open sent it */
+        rc = mu_buf_printf(&head, err, "HTTP/1.1 %d %s\r\n", req->response_status,
+                           http_status_reason(req->response_status));
+    }
+    if (rc == 0) {
+        rc = mu_buf_printf(&head, err, "Date: %s\r\nConnection: %s\r\n", date,
                            req->response_keep_alive ? "Keep-Alive" : "Close");
+    }
     /* ClickHouse's order: Date, Connection, Content-Type, framing, Keep-Alive. */
     size_t type_bytes = req->response_type_bytes;
     if (rc == 0) rc = mu_buf_append(&head, req->response_fields.data, type_bytes, err);
@@ -417,6 +428,60 @@ static int check_field(const http_field *f, mu_err *err) {
     return 0;
 }
 
+bool http_response_can_open(const http_request *req) {
+    /* HTTP/1.0 has no chunks: a body of unknown length would have to end
+     * with the connection, so its head is sent whole. HEAD answers are only
+     * a head: nothing is gained by sending it early. */
+    return req->head.version != HTTP_VERSION_1_0 && !req->is_head_method;
+}
+
+int http_response_open(http_request *req, int status, mu_err *err) {
+    MU_ASSERT(status >= 200 && status <= 599);
+    MU_ASSERT(http_response_can_open(req));
+    char line[64];
+    int n = snprintf(line, sizeof line, "HTTP/1.1 %d %s\r\n", status, http_status_reason(status));
+    MU_ASSERT(n > 0 && (size_t)n < sizeof line);
+    pthread_mutex_lock(&req->mu);
+    int rc = check_live_locked(req, err);
+    if (rc == 0) {
+        MU_ASSERT(req->response_state == HTTP_RESPONSE_NONE);
+        rc = out_copy_locked(req, line, (size_t)n, err);
+    }
+    if (rc == 0) {
+        req->response_status = status;
+        req->response_opened = true;
+        req->response_state = HTTP_RESPONSE_OPEN;
+    }
+    pthread_mutex_unlock(&req->mu);
+    if (rc == 0) request_wake(req);
+    return rc;
+}
+
+int http_response_add_field(http_request *req, const http_field *field, mu_err *err) {
+    MU_ASSERT(field != NULL);
+    int rc = check_field(field, err);
+    if (rc != 0) return rc;
+    mu_buf line;
+    mu_buf_init(&line, 0);
+    rc = mu_buf_printf(&line, err, "%s: %s\r\n", field->name, field->value);
+    pthread_mutex_lock(&req->mu);
+    /* Fields added for hours (a progress report every 100 ms) must not grow
+     * the queue past its bound while the client does not read. */
+    while (rc == 0 && !req->on_loop && !req->aborted &&
+           req->out_bytes >= HTTP_OUT_QUEUE_MAX_BYTES) {
+        pthread_cond_wait(&req->cond, &req->mu);
+    }
+    if (rc == 0) rc = check_live_locked(req, err);
+    if (rc == 0) {
+        MU_ASSERT(req->response_state == HTTP_RESPONSE_OPEN);
+        rc = out_copy_locked(req, line.data, line.length_bytes, err);
+    }
+    pthread_mutex_unlock(&req->mu);
+    mu_buf_deinit(&line);
+    if (rc == 0) request_wake(req);
+    return rc;
+}
+
 int http_response_begin(http_request *req, int status, const char *content_type,
                         const http_field *fields, size_t field_count, int64_t content_length,
                         mu_err *err) {
@@ -426,7 +491,10 @@ int http_response_begin(http_request *req, int status, const char *content_type,
     pthread_mutex_lock(&req->mu);
     int rc = check_live_locked(req, err);
     if (rc != 0) goto out;
-    MU_ASSERT(req->response_state == HTTP_RESPONSE_NONE);
+    MU_ASSERT(req->response_state == HTTP_RESPONSE_NONE ||
+              req->response_state == HTTP_RESPONSE_OPEN);
+    /* After open the status line is on the wire: it cannot change. */
+    if (req->response_state == HTTP_RESPONSE_OPEN) status = req->response_status;
     if (content_type != NULL) {
         rc = mu_buf_printf(&req->response_fields, err, "Content-Type: %s\r\n", content_type);
         req->response_type_bytes = req->response_fields.length_bytes;
@@ -626,7 +694,8 @@ int http_response_send_error(http_request *req, const mu_err *error, mu_err *err
 
 bool http_response_started(http_request *req) {
     pthread_mutex_lock(&req->mu);
-    bool started = req->response_state != HTTP_RESPONSE_NONE;
+    bool started = req->response_state != HTTP_RESPONSE_NONE &&
+                   req->response_state != HTTP_RESPONSE_OPEN;
     pthread_mutex_unlock(&req->mu);
     return started;
 }

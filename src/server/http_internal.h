@@ -45,6 +45,7 @@ typedef struct http_conn http_conn;
 
 enum http_response_state {
     HTTP_RESPONSE_NONE,      /* nothing begun */
+    HTTP_RESPONSE_OPEN,      /* status line queued, fields may follow one by one */
     HTTP_RESPONSE_HELD,      /* begun; head (and maybe one write) not queued yet */
     HTTP_RESPONSE_STREAMING, /* head queued */
     HTTP_RESPONSE_ENDED,     /* complete */
@@ -81,6 +82,7 @@ struct http_request {
     int response_status;          /* mu */
     int64_t response_length;      /* mu: declared Content-Length or HTTP_LENGTH_UNKNOWN */
     uint64_t response_written_bytes; /* mu */
+    bool response_opened;         /* mu: the status line went out at open */
     bool response_chunked;        /* mu */
     bool response_keep_alive;     /* mu: what the head said */
     mu_buf response_fields;       /* mu: "Content-Type: ...\r\n" then the handler's fields */

@@ -6,10 +6,16 @@
  * the first byte is ClickHouse's error response (status from errors.def,
  * X-ClickHouse-Exception-Code), an error after it is appended to the body
  * as ClickHouse does, and the connection is closed.
+ * send_progress_in_http_headers=1 (HTTP/1.1, not HEAD): the status line
+ * goes out with the first progress report (http_response_open), then one
+ * X-ClickHouse-Progress line per report until the rest of the head; an
+ * error then keeps status 200 and gets X-ClickHouse-Exception-Code and the
+ * error body, as ClickHouse's response does once its status line is sent.
  */
 #include "server/server_int.h"
 #include "server/http_codec.h"
 
+#include <errno.h>
 #include <openssl/evp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -37,6 +43,10 @@ typedef struct query_exchange {
     mu_buf body;
     int64_t start_ns;
     char timezone[64];
+    /* send_progress_in_http_headers=1: the status line went out (opened)
+     * and X-ClickHouse-Progress lines follow it until the head is complete
+     * (started). */
+    bool opened;
     /* Content codings: the request body's decoder and the response's
      * encoder (enable_http_compression=1 with an accepted coding). */
     http_codec *decoder;
@@ -91,23 +101,70 @@ static int body_write(query_exchange *x, const void *data, size_t bytes, bool fi
 
 #define QUERY_BUFFER_BYTES_MAX ((size_t)1 << 30)
 
-/* X-ClickHouse-Summary: ClickHouse's keys in its order, values as strings. */
+/* The JSON of X-ClickHouse-Summary and X-ClickHouse-Progress: ClickHouse's
+ * keys in its order, values as strings (no precision loss in JavaScript).
+ * The summary has every key; a progress line only the non-zero ones, as
+ * ClickHouse writes them (Progress::writeJSON, Verbose and Minimal modes).
+ * muscles counts no bytes read or written yet: those stay 0 (left out). */
+enum { QUERY_COUNTER_COUNT = 8 };
+static const char *const query_counter_names[QUERY_COUNTER_COUNT] = {
+    "read_rows", "read_bytes", "written_rows", "written_bytes",
+    "total_rows_to_read", "result_rows", "result_bytes", "elapsed_ns",
+};
+#define QUERY_COUNTERS_JSON_BYTES 400
+
+static void query_counters_json(const query_exchange *x, const sql_progress *p, bool every_key,
+                                char *out, size_t out_bytes) {
+    uint64_t values[QUERY_COUNTER_COUNT] = {
+        p->read_rows, 0, p->written_rows, 0, p->total_rows_to_read, p->result_rows,
+        x->body.length_bytes, (uint64_t)(mu_clock_mono_ns() - x->start_ns),
+    };
+    size_t n = (size_t)snprintf(out, out_bytes, "{");
+    bool first = true;
+    for (int i = 0; i < QUERY_COUNTER_COUNT && n < out_bytes; i++) {
+        if (!every_key && values[i] == 0) continue;
+        n += (size_t)snprintf(out + n, out_bytes - n, "%s\"%s\":\"%llu\"", first ? "" : ",",
+                              query_counter_names[i], (unsigned long long)values[i]);
+        first = false;
+    }
+    if (n < out_bytes) snprintf(out + n, out_bytes - n, "}");
+    MU_ASSERT(n + 1 < out_bytes); /* 8 keys of at most 20 digits fit */
+}
+
+/* X-ClickHouse-Summary: the statement so far when the head goes out (sql
+ * brings io's counters up to date before begin), so all of it once the
+ * query ended (wait_end_of_query=1, statements without a result). */
 static void query_summary(const query_exchange *x, char *out, size_t out_bytes) {
     const sql_io *io = x->io;
-    uint64_t elapsed = (uint64_t)(mu_clock_mono_ns() - x->start_ns);
-    snprintf(out, out_bytes,
-             "{\"read_rows\":\"%llu\",\"read_bytes\":\"0\",\"written_rows\":\"%llu\","
-             "\"written_bytes\":\"0\",\"total_rows_to_read\":\"0\",\"result_rows\":\"%llu\","
-             "\"result_bytes\":\"%zu\",\"elapsed_ns\":\"%llu\"}",
-             (unsigned long long)(io ? io->rows_read : 0),
-             (unsigned long long)(io ? io->rows_written : 0),
-             (unsigned long long)(io ? io->result_rows : 0), x->body.length_bytes,
-             (unsigned long long)elapsed);
+    sql_progress p = {0};
+    if (io != NULL) {
+        p.read_rows = io->rows_read;
+        p.written_rows = io->rows_written;
+        p.total_rows_to_read = io->total_rows_to_read;
+        p.result_rows = io->result_rows;
+    }
+    query_counters_json(x, &p, true, out, out_bytes);
+}
+
+/* sql_io.progress: one X-ClickHouse-Progress line while the head is open. */
+static int query_progress(void *ctx, const sql_progress *progress, mu_err *err) {
+    query_exchange *x = ctx;
+    if (x->started) return 0; /* the head is complete: no field can follow */
+    int rc = 0;
+    if (!x->opened) {
+        rc = http_response_open(x->req, 200, err);
+        x->opened = rc == 0;
+    }
+    char json[QUERY_COUNTERS_JSON_BYTES];
+    query_counters_json(x, progress, false, json, sizeof(json));
+    http_field field = {"X-ClickHouse-Progress", json};
+    if (rc == 0) rc = http_response_add_field(x->req, &field, err);
+    return rc;
 }
 
 static int query_send_headers(query_exchange *x, const char *content_type, int64_t length,
                               mu_err *err) {
-    char summary[400];
+    char summary[QUERY_COUNTERS_JSON_BYTES];
     query_summary(x, summary, sizeof(summary));
     http_field fields[6];
     size_t n = 0;
@@ -162,6 +219,32 @@ static int query_write(void *ctx, const void *data, size_t bytes, mu_err *err) {
     }
     x->body.length_bytes += bytes; /* counted for the summary, not kept */
     return body_write(x, data, bytes, false, err);
+}
+
+/* send_progress_in_http_headers (Bool) and http_headers_progress_interval_ms
+ * (UInt64) from the session; malformed values are BAD_ARGUMENTS. */
+static int query_progress_settings(const sql_session *session, bool *on, uint64_t *interval_ms,
+                                   mu_err *err) {
+    const char *v = sql_session_get(session, "send_progress_in_http_headers");
+    if (v == NULL || strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) {
+        *on = false;
+    } else if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) {
+        *on = true;
+    } else {
+        return MU_ERR(err, MU_EINVAL, "Setting send_progress_in_http_headers: cannot parse '%s' "
+                      "as Bool", v);
+    }
+    v = sql_session_get(session, "http_headers_progress_interval_ms");
+    if (v == NULL) return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long ms = strtoull(v, &end, 10);
+    if (v[0] < '0' || v[0] > '9' || *end != 0 || errno != 0) {
+        return MU_ERR(err, MU_EINVAL, "Setting http_headers_progress_interval_ms: cannot parse "
+                      "'%s' as UInt64", v);
+    }
+    *interval_ms = ms;
+    return 0;
 }
 
 /* Decoded URL parameter `name` into out; false if absent. */
@@ -393,6 +476,9 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     }
     const char *wait_end = sql_session_get(&session, "wait_end_of_query");
     x.buffered = wait_end && strcmp(wait_end, "1") == 0;
+    bool progress = false;
+    uint64_t progress_interval_ms = 100;
+    if (rc == 0) rc = query_progress_settings(&session, &progress, &progress_interval_ms, &qerr);
     const char *token = http_request_header(req, "X-Muscles-Insert-Token");
     if (rc == 0 && token) rc = sql_session_set(&session, "insert_deduplication_token", token, &qerr);
     {
@@ -462,6 +548,10 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.readonly = is_get || account->readonly;
         io.allowed_databases = account->databases[0] ? account->databases : NULL;
         io.has_session = session_slot != NULL;
+        if (progress && http_response_can_open(req)) { /* else as ClickHouse: none */
+            io.progress = query_progress;
+            io.progress_interval_ms = progress_interval_ms;
+        }
         if (query_param(req, "client_protocol_version", &value, &qerr, &rc))
             io.client_protocol_version = strtoull((const char *)value.data, NULL, 10);
         rc = sql_execute(&engine, &session, (const char *)text.data, text.length_bytes, &io, &qerr);

@@ -58,6 +58,7 @@ typedef struct sql_process {
     _Atomic uint64_t read_rows;
     _Atomic uint64_t written_rows;
     _Atomic uint64_t result_rows;
+    _Atomic uint64_t total_rows_to_read; /* rows of the sources opened so far */
     _Atomic bool cancelled;          /* KILL QUERY: operators stop at the next chunk */
 } sql_process;
 
@@ -124,7 +125,39 @@ typedef struct sql_query {
     const char **needed;
     uint32_t needed_count;
     bool needed_all;
+    /* Progress reports (sql_io.progress); io is NULL outside sql_execute. */
+    sql_io *io;
+    int64_t progress_due_ns;          /* mu_clock_mono_ns of the next report */
+    uint64_t progress_reported_rows;  /* read + written rows of the last one */
 } sql_query;
+
+/* ---- progress (sql_activity.c) ---------------------------------------- */
+
+/* Longer intervals are taken as this one (a week): no overflow in ns. */
+#define SQL_PROGRESS_INTERVAL_MS_MAX ((uint64_t)7 * 24 * 3600 * 1000)
+
+/* Calls io->progress if a report is due; only through the counters below. */
+int sql__progress_report(sql_query *q, mu_err *err);
+
+/* Counts rows a source read (numbers(), a table scan) and reports progress
+ * when due; costs an atomic add when nobody asked for reports. */
+static inline int sql__count_read(sql_query *q, uint64_t rows, mu_err *err) {
+    if (q->process == NULL) return 0;
+    atomic_fetch_add(&q->process->read_rows, rows);
+    return q->io != NULL && q->io->progress != NULL ? sql__progress_report(q, err) : 0;
+}
+
+/* Counts rows an INSERT took (staged, stored at its end); as above. */
+static inline int sql__count_written(sql_query *q, uint64_t rows, mu_err *err) {
+    if (q->process == NULL) return 0;
+    atomic_fetch_add(&q->process->written_rows, rows);
+    return q->io != NULL && q->io->progress != NULL ? sql__progress_report(q, err) : 0;
+}
+
+/* A source that knows its size (numbers(N), a table's rows) adds it. */
+static inline void sql__count_total(sql_query *q, uint64_t rows) {
+    if (q->process != NULL) atomic_fetch_add(&q->process->total_rows_to_read, rows);
+}
 
 /* ---- operators ------------------------------------------------------- */
 

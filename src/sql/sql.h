@@ -389,6 +389,14 @@ typedef struct sql_query_params {
     const char *const *values;
 } sql_query_params;
 
+/* A running statement's counters, as progress reports carry them. */
+typedef struct sql_progress {
+    uint64_t read_rows;          /* rows read from tables and table functions so far */
+    uint64_t written_rows;       /* rows an INSERT took so far (all stored at its end) */
+    uint64_t total_rows_to_read; /* rows its sources hold, known when they open */
+    uint64_t result_rows;        /* result rows produced so far */
+} sql_progress;
+
 /* The statement's input (INSERT data after the query text) and output. */
 typedef struct sql_io {
     void *ctx;
@@ -406,10 +414,20 @@ typedef struct sql_io {
     const char *user;                /* NULL: "default" */
     uint64_t client_protocol_version; /* client_protocol_version URL parameter (Native) */
     char query_id_out[64];           /* the query's id, filled by sql_execute */
-    /* Filled by sql_execute. */
+    /* Progress reports, on the statement's thread, as rows are read or
+     * written: the first progress_interval_ms after the start, then at most
+     * once per progress_interval_ms (0: whenever read or written rows
+     * moved), never twice with the same rows. An error stops the statement
+     * with it. NULL: no reports, and no clock is read. */
+    int (*progress)(void *ctx, const sql_progress *progress, mu_err *err);
+    uint64_t progress_interval_ms;
+    /* Filled by sql_execute; result_rows counts as rows are produced, and
+     * rows_read and total_rows_to_read are brought up to date before each
+     * call of begin (for a head sent mid-statement). */
     uint64_t rows_read;
     uint64_t rows_written;
     uint64_t result_rows;
+    uint64_t total_rows_to_read;
 } sql_io;
 
 /* The Prometheus text exposition of the node's counters (queries, rows,

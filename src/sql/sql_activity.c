@@ -3,7 +3,8 @@
  * kept in memory (system.query_log: muscles does not persist its query log;
  * it restarts empty), and counters (system.events) and gauges
  * (system.metrics). One mutex guards it all; queries touch it twice (start,
- * finish), never per row.
+ * finish), never per row. Progress reports (sql_io.progress) read the
+ * running query's own atomic counters and take no lock.
  */
 #include "sql/query_int.h"
 
@@ -127,6 +128,26 @@ void sql__activity_finish(sql_activity *a, sql_process *p, int rc, const mu_err 
     }
     free(p->query);
     p->query = NULL;
+}
+
+int sql__progress_report(sql_query *q, mu_err *err) {
+    MU_ASSERT(q->io != NULL && q->io->progress != NULL);
+    MU_ASSERT(q->process != NULL);
+    sql_progress p = {
+        .read_rows = atomic_load(&q->process->read_rows),
+        .written_rows = atomic_load(&q->process->written_rows),
+        .total_rows_to_read = atomic_load(&q->process->total_rows_to_read),
+        .result_rows = q->io->result_rows,
+    };
+    /* Counters only grow, so an unchanged sum means nothing moved. */
+    uint64_t rows = p.read_rows + p.written_rows;
+    if (rows == q->progress_reported_rows) return 0;
+    int64_t now = mu_clock_mono_ns();
+    if (now < q->progress_due_ns) return 0;
+    uint64_t interval_ms = MU_MIN(q->io->progress_interval_ms, SQL_PROGRESS_INTERVAL_MS_MAX);
+    q->progress_due_ns = now + (int64_t)interval_ms * 1000000;
+    q->progress_reported_rows = rows;
+    return q->io->progress(q->io->ctx, &p, err);
 }
 
 int sql__activity_snapshot(sql_activity *a, sql_activity_visit_fn fn, void *ctx) {

@@ -297,10 +297,11 @@ static int insert_append(sql_query *q, insert_target *tg, ty_batch **bp, const i
         if (omitted_any(o, i)) rc = insert_blend_default(q, tg, b, i, o, err);
     if (rc == 0) rc = insert_complete(q, tg, b, err);
     if (rc != 0 || b->row_count == 0) return rc;
+    uint64_t rows = b->row_count;
     if (tg->stage == NULL && tg->held == NULL) {
         tg->held = b;
         *bp = NULL;
-        return 0;
+        return sql__count_written(q, rows, err);
     }
     size_t token_bytes = tg->token ? strlen(tg->token) : 0;
     if (tg->stage == NULL) {
@@ -310,7 +311,11 @@ static int insert_append(sql_query *q, insert_target *tg, ty_batch **bp, const i
         tg->held = NULL;
         if (rc != 0) return rc;
     }
-    return table_stage_append(tg->stage, b, err);
+    rc = table_stage_append(tg->stage, b, err);
+    /* Progress counts rows taken (the whole INSERT is stored at its end);
+     * sql_execute sets the final written_rows to those stored. */
+    if (rc == 0) rc = sql__count_written(q, rows, err);
+    return rc;
 }
 
 /* Stores what insert_append collected: one durable step for the whole

@@ -197,9 +197,9 @@ static int op_numbers_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     uint64_t *v = at;
     for (uint64_t i = 0; i < count; i++) v[i] = n->next + i;
     n->next += count;
-    if (op->q->process) op->q->process->read_rows += count;
     sql_chunk *c = NULL;
-    rc = sql__chunk_create(1, (uint32_t)count, &c, err);
+    rc = sql__count_read(op->q, count, err);
+    if (rc == 0) rc = sql__chunk_create(1, (uint32_t)count, &c, err);
     if (rc != 0) {
         ty_column_destroy(col);
         return rc;
@@ -227,6 +227,7 @@ int sql__op_numbers(sql_query *q, uint64_t start, uint64_t count, bool infinite,
     n->next = start;
     n->end = start + count;
     n->infinite = infinite;
+    if (!infinite) sql__count_total(q, count);
     *out = &n->base;
     return 0;
 }
@@ -403,7 +404,11 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
         while (s->granule < granules && !s->keep[s->granule]) s->granule++;
         if (s->granule < granules) {
             int rc = scan_part_chunk(s, p, out, err);
-            if (rc == 0 && *out && op->q->process) op->q->process->read_rows += (*out)->rows;
+            if (rc == 0 && *out) rc = sql__count_read(op->q, (*out)->rows, err);
+            if (rc != 0) {
+                sql__chunk_free(*out);
+                *out = NULL;
+            }
             return rc;
         }
         s->part_index++;
@@ -442,11 +447,11 @@ static int op_scan_next(sql_operator *op, sql_chunk **out, mu_err *err) {
                 else ty_column_destroy(col);
             }
         }
+        if (rc == 0) rc = sql__count_read(op->q, rows, err);
         if (rc != 0) {
             sql__chunk_free(c);
             return rc;
         }
-        if (op->q->process) op->q->process->read_rows += rows;
         *out = c;
         return 0;
     }
@@ -493,6 +498,15 @@ int sql__op_table_scan(sql_query *q, storage_table *ref_take, const uint32_t *co
         s->base.types[i] = table_column_type(s->t, columns[i]);
     }
     s->version = table_version_acquire(s->t);
+    /* What the table holds when the scan opens: key ranges may prune some
+     * of it, rows inserted meanwhile may add some (ClickHouse's
+     * total_rows_to_read is an estimate too). */
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < table_version_part_count(s->version); i++)
+        total += part_get_info(table_version_part(s->version, i))->row_count;
+    for (uint32_t i = 0; i < table_version_memtable_count(s->version); i++)
+        total += memtable_row_count(table_version_memtable(s->version, i));
+    sql__count_total(q, total);
     *out = &s->base;
     return 0;
 }

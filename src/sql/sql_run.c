@@ -227,6 +227,18 @@ static int run_result_limit(sql_query *q, const sql_chunk *c, uint64_t rows, uin
                   "current bytes: %llu", max_bytes, (unsigned long long)*bytes);
 }
 
+/* io->begin, with io's read counters brought up to date first: the caller
+ * may describe the statement so far in the head it sends now (ClickHouse's
+ * X-ClickHouse-Summary is written when its head is). */
+static int run_begin(sql_query *q, sql_io *io, fmt_kind kind, mu_err *err) {
+    if (io->begin == NULL) return 0;
+    if (q->process != NULL) {
+        io->rows_read = atomic_load(&q->process->read_rows);
+        io->total_rows_to_read = atomic_load(&q->process->total_rows_to_read);
+    }
+    return io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);
+}
+
 int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu_err *err) {
     fmt_kind kind = fmt_find(format);
     if (kind == FMT_UNKNOWN) {
@@ -277,7 +289,7 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
         }
         sql__chunk_free(c);
         if (rc == 0 && buf.length_bytes >= (1u << 20)) {
-            if (!begun && io->begin) rc = io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);
+            if (!begun) rc = run_begin(q, io, kind, err);
             begun = true;
             if (rc == 0) rc = run_flush(io, &buf, err);
         }
@@ -297,7 +309,7 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
         }
         rc = fmt_writer_end(w, &info, &buf, err);
     }
-    if (rc == 0 && !begun && io->begin) rc = io->begin(io->ctx, fmt_name(kind), fmt_content_type(kind), err);
+    if (rc == 0 && !begun) rc = run_begin(q, io, kind, err);
     if (rc == 0) rc = run_flush(io, &buf, err);
     fmt_writer_destroy(w);
     ty_batch_destroy(h);
@@ -637,6 +649,11 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     snprintf(process.user, sizeof(process.user), "%s", io->user ? io->user : "default");
     snprintf(process.database, sizeof(process.database), "%s", session->database);
     q.process = &process;
+    q.io = io;
+    if (io->progress != NULL) {
+        uint64_t interval_ms = MU_MIN(io->progress_interval_ms, SQL_PROGRESS_INTERVAL_MS_MAX);
+        q.progress_due_ns = mu_clock_mono_ns() + (int64_t)interval_ms * 1000000;
+    }
     rc = run_limits(&q, err);
     if (rc != 0) {
         mu_arena_destroy(arena);
@@ -650,6 +667,7 @@ int sql_execute(const sql_engine *engine, sql_session *session, const char *text
     process.written_rows = io->rows_written;
     process.result_rows = io->result_rows;
     io->rows_read = process.read_rows;
+    io->total_rows_to_read = process.total_rows_to_read;
     if (rc != 0 && stmt->kind == SQL_QUERY)
         sql__activity_count(engine->activity, SQL_EVENT_FAILED_SELECT_QUERY, 1);
     if (rc != 0 && stmt->kind == SQL_INSERT)

@@ -2,7 +2,8 @@
 // muscles (URL in MUSCLES_URL): ping, DDL through command, inserts in
 // JSONEachRow, queries in JSON / JSONEachRow / CSV / TabSeparated, a
 // streamed result of 1,000,000 rows, query parameters, sessions, compression
-// both ways, and errors surfacing as the client's error type with the code.
+// both ways, errors surfacing as the client's error type with the code, and
+// X-ClickHouse-Progress headers (send_progress_in_http_headers) it accepts.
 import { createClient, ClickHouseError } from '@clickhouse/client';
 import assert from 'node:assert/strict';
 
@@ -109,6 +110,33 @@ await step('errors are ClickHouseError with the code', async () => {
     client.query({ query: 'SELECT * FROM no_such_table_js', format: 'JSON' }),
     (e) => e instanceof ClickHouseError && e.code === '60' && /UNKNOWN_TABLE|does not exist/.test(e.message),
   );
+});
+
+await step('progress headers (send_progress_in_http_headers)', async () => {
+  const rs = await client.query({
+    query: 'SELECT sum(number) AS s FROM numbers(20000000)',
+    format: 'JSONEachRow',
+    // Node refuses heads over 16 KiB (HPE_HEADER_OVERFLOW, as with ClickHouse):
+    // a few reports, not one per block.
+    clickhouse_settings: { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '5' },
+  });
+  // Node joins repeated fields with ", ": one JSON object per report.
+  const progress = rs.response_headers['x-clickhouse-progress'];
+  assert.match(progress, /^\{"read_rows":"\d+","total_rows_to_read":"20000000","elapsed_ns":"\d+"\}/);
+  assert.deepEqual(await rs.json(), [{ s: '199999990000000' }]);
+  const summary = JSON.parse(rs.response_headers['x-clickhouse-summary']);
+  assert.equal(summary.read_rows, '20000000');
+});
+
+await step('an error after progress headers keeps status 200 and carries the code', async () => {
+  const rs = await client.query({
+    query: 'SELECT sum(throwIf(number = 300000)) FROM numbers(400000)',
+    format: 'TabSeparated',
+    clickhouse_settings: { send_progress_in_http_headers: 1, http_headers_progress_interval_ms: '0' },
+  });
+  assert.ok(rs.response_headers['x-clickhouse-progress']);
+  assert.equal(rs.response_headers['x-clickhouse-exception-code'], '395');
+  assert.match(await rs.text(), /^Code: 395\. DB::Exception: .*\(FUNCTION_THROW_IF_VALUE_IS_NON_ZERO\)/);
 });
 
 await client.close();

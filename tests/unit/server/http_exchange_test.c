@@ -4,7 +4,9 @@
  * response is written chunked or with Content-Length as documented, a slow
  * client blocks the writing worker instead of growing memory, a client that
  * goes away makes reads and writes fail, and handler errors reach the client
- * in ClickHouse's shape. Runs a real server on loopback (server_test_util.h).
+ * in ClickHouse's shape; an open head sends its status line and fields as
+ * they come, completes in the usual order, and an error after it keeps the
+ * status. Runs a real server on loopback (server_test_util.h).
  */
 #include "server_test_util.h"
 
@@ -182,6 +184,64 @@ static int early_handler(http_request *req, void *ctx, mu_err *err) {
     return http_response_send(req, 200, "text/plain", "early", 5, err);
 }
 
+/* An open head: the status line and X-Step: 1 go out, the gate holds the
+ * handler, then X-Step: 2 and the rest of the head (begin's 404 is ignored:
+ * the status was fixed at open). HTTP/1.0 cannot open: a plain answer. */
+static int open_handler(http_request *req, void *ctx, mu_err *err) {
+    (void)ctx;
+    if (!http_response_can_open(req)) {
+        return http_response_send(req, 200, "text/plain", "plain", 5, err);
+    }
+    http_field step1 = {"X-Step", "1"}, step2 = {"X-Step", "2"}, last = {"X-Last", "yes"};
+    int rc = http_response_open(req, 200, err);
+    if (rc == 0) rc = http_response_add_field(req, &step1, err);
+    pthread_mutex_lock(&gate_mu);
+    while (!gate_open) pthread_cond_wait(&gate_cond, &gate_mu);
+    pthread_mutex_unlock(&gate_mu);
+    if (rc == 0) rc = http_response_add_field(req, &step2, err);
+    if (rc == 0) {
+        rc = http_response_begin(req, 404, "text/plain", &last, 1, HTTP_LENGTH_UNKNOWN, err);
+    }
+    if (rc == 0) rc = http_response_write(req, "hello", 5, err);
+    if (rc == 0) rc = http_response_end(req, err);
+    return rc;
+}
+
+/* Open, then a streamed (chunked) body. */
+static int open_stream_handler(http_request *req, void *ctx, mu_err *err) {
+    (void)ctx;
+    http_field step = {"X-Step", "1"};
+    int rc = http_response_open(req, 200, err);
+    if (rc == 0) rc = http_response_add_field(req, &step, err);
+    if (rc == 0) {
+        rc = http_response_begin(req, 200, "text/plain", NULL, 0, HTTP_LENGTH_UNKNOWN, err);
+    }
+    if (rc == 0) rc = http_response_write(req, "hello ", 6, err);
+    if (rc == 0) rc = http_response_write(req, "world", 5, err);
+    if (rc == 0) rc = http_response_end(req, err);
+    return rc;
+}
+
+/* Open, then fail: the server's error answer keeps the status sent. */
+static int open_fail_handler(http_request *req, void *ctx, mu_err *err) {
+    (void)ctx;
+    http_field step = {"X-Step", "1"};
+    int rc = http_response_open(req, 200, err);
+    if (rc == 0) rc = http_response_add_field(req, &step, err);
+    if (rc != 0) return rc;
+    return MU_ERR(err, MU_EUNKNOWN_TABLE, "Table default.foo does not exist");
+}
+
+/* A field value from a client must not split an open head either. */
+static int open_inject_handler(http_request *req, void *ctx, mu_err *err) {
+    (void)ctx;
+    http_field bad = {"X-Step", "1\r\nSet-Cookie: x=1"};
+    int rc = http_response_open(req, 200, err);
+    if (rc == 0) rc = http_response_add_field(req, &bad, err);
+    if (rc == 0) rc = http_response_send(req, 200, "text/plain", "not reached", 11, err);
+    return rc;
+}
+
 #define POST_ROUTE(path, fn) {path, HTTP_METHOD_POST, HTTP_RUN_POOL, fn, NULL}
 #define GET_ROUTE(path, fn) {path, HTTP_METHOD_GET | HTTP_METHOD_HEAD, HTTP_RUN_POOL, fn, NULL}
 
@@ -200,6 +260,10 @@ static const http_route routes[] = {
     GET_ROUTE("/inject", injection_handler),
     POST_ROUTE("/all", read_all_handler),
     POST_ROUTE("/early", early_handler),
+    GET_ROUTE("/open", open_handler),
+    GET_ROUTE("/open-stream", open_stream_handler),
+    GET_ROUTE("/open-fail", open_fail_handler),
+    GET_ROUTE("/open-inject", open_inject_handler),
 };
 
 static int setup(void **state) {
@@ -622,6 +686,89 @@ static void test_early_response_drains_body(void **state) {
     close(fd);
 }
 
+/* ---- Open heads --------------------------------------------------------- */
+
+/* The status line and the fields added go out while the handler works;
+ * begin completes the head in the usual order, keeping the status. */
+static void test_open_head_fields_go_out_early(void **state) {
+    test_server *t = *state;
+    int fd = client_connect(t->port);
+    client_reader *r = malloc(sizeof *r);
+    reader_init(r, fd);
+    client_send_str(fd, "GET /open HTTP/1.1\r\n\r\n");
+    char line[256];
+    assert_true(reader_line(r, line, sizeof line));
+    assert_string_equal(line, "HTTP/1.1 200 OK");
+    assert_true(reader_line(r, line, sizeof line));
+    assert_string_equal(line, "X-Step: 1");
+    /* Nothing else until the handler goes on. */
+    struct pollfd pfd = {fd, POLLIN, 0};
+    assert_int_equal(r->end - r->start, 0);
+    assert_int_equal(poll(&pfd, 1, 200), 0);
+    gate_set(true);
+    static const char *const want[] = {"X-Step: 2", "Date: ", "Connection: Keep-Alive",
+                                       "Content-Type: text/plain", "Content-Length: 5",
+                                       "Keep-Alive: timeout=10", "X-Last: yes", ""};
+    for (size_t i = 0; i < MU_ARRAY_LEN(want); i++) {
+        assert_true(reader_line(r, line, sizeof line));
+        assert_int_equal(strncmp(line, want[i], strlen(want[i])), 0);
+        if (want[i][0] == '\0') assert_string_equal(line, "");
+    }
+    mu_buf body;
+    mu_buf_init(&body, 0);
+    reader_exact(r, &body, 5);
+    assert_memory_equal(body.data, "hello", 5);
+    mu_buf_deinit(&body);
+    /* The connection stays usable. */
+    client_response resp;
+    client_send_str(fd, "GET /one HTTP/1.1\r\n\r\n");
+    assert_true(client_read_response(r, &resp, false));
+    assert_true(response_body_is(&resp, "hello"));
+    response_free(&resp);
+    free(r);
+    close(fd);
+}
+
+static void test_open_head_streams_and_skips_http10(void **state) {
+    test_server *t = *state;
+    client_response resp;
+    char v[64];
+    client_roundtrip(t->port, "GET /open-stream HTTP/1.1\r\n\r\n", &resp);
+    assert_int_equal(resp.status, 200);
+    assert_true(resp.chunked);
+    assert_string_equal(response_header(&resp, "x-step", v, sizeof v), "1");
+    assert_true(response_body_is(&resp, "hello world"));
+    response_free(&resp);
+    /* HTTP/1.0: no open head, a plain answer. */
+    client_roundtrip(t->port, "GET /open HTTP/1.0\r\n\r\n", &resp);
+    assert_int_equal(resp.status, 200);
+    assert_null(response_header(&resp, "x-step", v, sizeof v));
+    assert_true(response_body_is(&resp, "plain"));
+    response_free(&resp);
+}
+
+static void test_open_head_error_keeps_status(void **state) {
+    test_server *t = *state;
+    client_response resp;
+    char v[64];
+    client_roundtrip(t->port, "GET /open-fail HTTP/1.1\r\n\r\n", &resp);
+    assert_int_equal(resp.status, 200);
+    assert_string_equal(response_header(&resp, "x-step", v, sizeof v), "1");
+    assert_string_equal(response_header(&resp, "x-clickhouse-exception-code", v, sizeof v), "60");
+    char want[256];
+    snprintf(want, sizeof want,
+             "Code: 60. DB::Exception: Table default.foo does not exist. (UNKNOWN_TABLE) "
+             "(version %s)\n", MUSCLES_VERSION);
+    assert_true(response_body_is(&resp, want));
+    assert_int_equal(resp.content_length, (long)strlen(want));
+    response_free(&resp);
+    client_roundtrip(t->port, "GET /open-inject HTTP/1.1\r\n\r\n", &resp);
+    assert_int_equal(resp.status, 200);
+    assert_null(response_header(&resp, "set-cookie", v, sizeof v));
+    assert_non_null(response_header(&resp, "x-clickhouse-exception-code", v, sizeof v));
+    response_free(&resp);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
@@ -640,6 +787,9 @@ int main(void) {
         T(test_response_field_injection_refused),
         T(test_read_all_limit),
         T(test_early_response_drains_body),
+        T(test_open_head_fields_go_out_early),
+        T(test_open_head_streams_and_skips_http10),
+        T(test_open_head_error_keeps_status),
     };
 #undef T
     signal(SIGPIPE, SIG_IGN);
