@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 
 #define QUERY_HEAD_BYTES_MAX (1u << 20) /* query text read before execution */
 #define QUERY_PARAMS_MAX 64
@@ -56,7 +57,24 @@ typedef struct query_exchange {
     http_codec *encoder;
     http_coding response_coding;
     mu_buf encoded;
+    /* X-ClickHouse-Exception-Tag: 16 lowercase alphanumerics that frame an
+     * error written after the head (query_write_exception). */
+    char exception_tag[17];
+    bool exception_in_format; /* http_write_exception_in_output_format=1 */
 } query_exchange;
+
+/* A fresh tag per response, so an error frame cannot be forged by data. */
+static void query_exception_tag(char out[17]) {
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint8_t random[16];
+    if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random)) {
+        uint64_t a = (uint64_t)mu_clock_mono_ns() * 0x9E3779B97F4A7C15ull, b = a ^ (a >> 29);
+        memcpy(random, &a, 8);
+        memcpy(random + 8, &b, 8);
+    }
+    for (int i = 0; i < 16; i++) out[i] = alphabet[random[i] % 36];
+    out[16] = '\0';
+}
 
 /* Request body bytes, decoded when the body has a Content-Encoding. */
 static int body_read(query_exchange *x, void *buf, size_t capacity, size_t *read_out, mu_err *err) {
@@ -166,9 +184,11 @@ static int query_send_headers(query_exchange *x, const char *content_type, int64
                               mu_err *err) {
     char summary[QUERY_COUNTERS_JSON_BYTES];
     query_summary(x, summary, sizeof(summary));
-    http_field fields[6];
+    http_field fields[7];
     size_t n = 0;
     if (x->encoder) fields[n++] = (http_field){"Content-Encoding", http_coding_name(x->response_coding)};
+    if (!x->exception_in_format)
+        fields[n++] = (http_field){"X-ClickHouse-Exception-Tag", x->exception_tag};
     fields[n++] = (http_field){"X-ClickHouse-Query-Id", x->io->query_id_out};
     fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", SERVER_DISPLAY_NAME};
     if (x->has_output) {
@@ -474,6 +494,9 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         if (x.response_coding != HTTP_CODING_IDENTITY)
             rc = http_codec_create(x.response_coding, false, lvl ? atoi(lvl) : 3, &x.encoder, &qerr);
     }
+    query_exception_tag(x.exception_tag);
+    const char *in_format = sql_session_get(&session, "http_write_exception_in_output_format");
+    x.exception_in_format = in_format && strcmp(in_format, "1") == 0;
     const char *wait_end = sql_session_get(&session, "wait_end_of_query");
     x.buffered = wait_end && strcmp(wait_end, "1") == 0;
     bool progress = false;
@@ -569,12 +592,22 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         if (!x.started) {
             out = http_response_send_error(req, &qerr, err);
         } else {
-            /* ClickHouse appends the exception to the streamed body. */
-            char msg[MU_ERR_MSG_BYTES + 200];
-            int n = snprintf(msg, sizeof(msg), "Code: %d. DB::Exception: %s. (%s) (version %s)\n",
+            /* The head is gone: the error goes at the end of the body, as
+             * current ClickHouse writes it: framed with the response's tag
+             * (X-ClickHouse-Exception-Tag), or appended as text with
+             * http_write_exception_in_output_format=1. */
+            char msg[MU_ERR_MSG_BYTES + 200], frame[MU_ERR_MSG_BYTES + 300];
+            int n = snprintf(msg, sizeof(msg), "Code: %d. DB::Exception: %s. (%s) (version %s)",
                              mu_code_ch_number(qerr.code), qerr.message, mu_code_ch_name(qerr.code),
                              MUSCLES_VERSION);
-            out = body_write(&x, msg, (size_t)n, true, err);
+            n = MU_MIN(n, (int)sizeof(msg) - 1);
+            if (x.exception_in_format)
+                n = snprintf(frame, sizeof(frame), "%s\n", msg);
+            else
+                n = snprintf(frame, sizeof(frame),
+                             "\r\n__exception__\r\n%s\r\n%s\r\n%d %s\r\n__exception__\r\n",
+                             x.exception_tag, msg, n, x.exception_tag);
+            out = body_write(&x, frame, (size_t)MU_MIN(n, (int)sizeof(frame) - 1), true, err);
             if (out == 0) out = http_response_end(req, err);
         }
     } else if (!x.started) {

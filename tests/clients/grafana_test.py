@@ -1074,9 +1074,9 @@ def step_compression(ctx):
 
 
 def step_midstream_error(ctx):
-    """An error after the first bytes: clickhouse-go fails to decode the
-    next block and reports an error (muscles appends ClickHouse's error text,
-    without the 25.x __exception__ frame)."""
+    """An error after the first bytes: clickhouse-go finds the __exception__
+    frame (tagged by X-ClickHouse-Exception-Tag) where the next block would
+    be and reports the server's error."""
     # The first 65536 rows (5 MB) are sent before the failing row is
     # computed; the row limit (limit=100000) lets the query reach it.
     sql = ("SELECT number, repeat('x', 64) AS s, throwIf(number = 70000, 'boom') AS t"
@@ -1090,6 +1090,9 @@ def step_midstream_error(ctx):
         pass
     expect(re.search(rb"Code: 395\. DB::Exception: .*boom", data) is not None,
            f"no error text at the end: {data[-200:]!r}")
+    tag = resp.getheader("X-ClickHouse-Exception-Tag") or ""
+    expect(data.endswith(f"{tag}\r\n__exception__\r\n".encode()) and len(tag) == 16,
+           f"no __exception__ frame with the tag {tag!r}: {data[-200:]!r}")
     # The connection is still usable afterwards.
     ctx.client.ping()
 

@@ -17,7 +17,7 @@ CH_KEYS = ["read_rows", "read_bytes", "written_rows", "written_bytes", "total_ro
 
 # The head of a query answer without progress, field by field (muscles' layout).
 PLAIN_HEAD = ["Date", "Connection", "Content-Type", "Content-Length", "Keep-Alive",
-              "X-ClickHouse-Query-Id", "X-ClickHouse-Server-Display-Name",
+              "X-ClickHouse-Exception-Tag", "X-ClickHouse-Query-Id", "X-ClickHouse-Server-Display-Name",
               "X-ClickHouse-Format", "X-ClickHouse-Timezone", "X-ClickHouse-Summary"]
 
 

@@ -155,6 +155,33 @@ def test_insert_query_and_megabytes_of_data_in_the_body(server):
     assert ok(server, "SELECT count(), uniqExact(v) FROM body_data") == "600000\t600000\n"
 
 
+def test_error_after_the_head_is_framed_with_the_exception_tag(server):
+    """An error after the first bytes: status 200 is gone, so the body ends
+    with current ClickHouse's frame, tagged by the response's
+    X-ClickHouse-Exception-Tag; http_write_exception_in_output_format=1
+    appends the bare text instead."""
+    import re
+    sql = b"SELECT number, throwIf(number = 1500000) FROM numbers(2000000) FORMAT TSV"
+    r = requests.post(f"http://127.0.0.1:{server.port}/", data=sql)
+    assert r.status_code == 200
+    tag = r.headers["X-ClickHouse-Exception-Tag"]
+    assert re.fullmatch(r"[a-z0-9]{16}", tag), tag
+    m = re.search(rb"\r\n__exception__\r\n([a-z0-9]{16})\r\n(.*)\r\n(\d+) ([a-z0-9]{16})\r\n"
+                  rb"__exception__\r\n$", r.content, re.S)
+    assert m, r.content[-300:]
+    assert m.group(1).decode() == tag and m.group(4).decode() == tag
+    message = m.group(2)
+    assert int(m.group(3)) == len(message)
+    assert message.startswith(b"Code: 395. DB::Exception: ") and b"(version " in message
+    assert r.content.startswith(b"0\t0\n1\t0\n")
+    other = requests.post(f"http://127.0.0.1:{server.port}/", data=b"SELECT 1")
+    assert other.headers["X-ClickHouse-Exception-Tag"] != tag  # one per response
+    r = requests.post(f"http://127.0.0.1:{server.port}/",
+                      params={"http_write_exception_in_output_format": "1"}, data=sql)
+    assert "X-ClickHouse-Exception-Tag" not in r.headers
+    assert re.search(rb"\nCode: 395\. DB::Exception: [^\n]*\n$", r.content), r.content[-200:]
+
+
 def test_sessions_keep_settings_and_database(server):
     ok(server, "CREATE DATABASE sdb")
     r = q(server, "USE sdb")

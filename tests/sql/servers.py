@@ -68,7 +68,11 @@ class Result:
 
 
 _CODE_RE = re.compile(rb"Code:\s*(\d+)")
-_TRAILING_ERROR_RE = re.compile(rb"(?:^|\n)Code: (\d+)[.,] [^\n]*DB::Exception[^\n]*\n?$")
+_TRAILING_ERROR_RE = re.compile(
+    rb"(?:(?:^|\n)Code: (\d+)[.,] [^\n]*DB::Exception[^\n]*\n?$)|"
+    # current ClickHouse (and muscles): the tagged frame
+    rb"(?:\r\n__exception__\r\n[a-z0-9]{16}\r\nCode: (\d+)\. [^\r]*\r\n\d+ [a-z0-9]{16}\r\n"
+    rb"__exception__\r\n$)")
 
 
 class HttpServer:
@@ -135,7 +139,7 @@ class HttpServer:
             # 200) is appended to the body as its last line.
             m = _TRAILING_ERROR_RE.search(data)
             if m:
-                code = int(m.group(1))
+                code = int(m.group(1) or m.group(2))
         return Result(resp.status, data, code, resp.getheaders())
 
     def query_ok(self, sql, database=None):
