@@ -132,9 +132,27 @@ static bool fmt_is_composite(const ty_type *type) {
     return t->kind == TY_ARRAY || t->kind == TY_MAP;
 }
 
+/* Types whose text never holds a byte TSV escapes or CSV quotes (digits,
+ * signs, '.', '-', ':', ' ', 'e', 'inf', 'nan', hex): rendered straight
+ * into the output. */
+static bool fmt_text_is_plain(const ty_type *t) {
+    return t->kind <= TY_BOOL || (t->kind >= TY_DATE && t->kind <= TY_DECIMAL);
+}
+
 static int fmt_write_value(fmt_kind kind, const ty_column *c, uint32_t row, unsigned flags,
                            mu_buf *scratch, mu_buf *out, mu_err *err) {
     if (c->nullable && ty_column_is_null(c, row)) return mu_buf_append(out, "\\N", 2, err);
+    /* Speed: the common kinds skip the scratch copy. */
+    const ty_type *t = ty_type_strip_nullable(c->type);
+    if (fmt_text_is_plain(t) && (!fmt_is_csv(kind) || fmt_csv_bare(t)))
+        return ty_column_render_text(c, row, flags, out, err);
+    if (t->kind == TY_STRING) {
+        size_t n = 0;
+        const uint8_t *bytes = ty_column_row_bytes(c, row, &n);
+        if (kind == FMT_TSV_RAW) return mu_buf_append(out, bytes, n, err);
+        if (!fmt_is_csv(kind)) return fmt_tsv_escape(bytes, n, out, err);
+        return fmt_csv_quote(bytes, n, out, err);
+    }
     mu_buf_clear(scratch);
     int rc = ty_column_render_text(c, row, flags, scratch, err);
     if (rc != 0) return rc;
