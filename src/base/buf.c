@@ -63,7 +63,7 @@ int mu_buf_reserve(mu_buf *b, size_t extra_bytes, mu_err *err) {
     return 0;
 }
 
-int mu_buf_append(mu_buf *b, const void *data, size_t length_bytes, mu_err *err) {
+int mu__buf_append_grow(mu_buf *b, const void *data, size_t length_bytes, mu_err *err) {
     MU_ASSERT(data != NULL || length_bytes == 0);
     int rc = mu_buf_reserve(b, length_bytes, err);
     if (rc != 0) return rc;
@@ -77,7 +77,6 @@ int mu_buf_append_str(mu_buf *b, const char *s, mu_err *err) {
     return mu_buf_append(b, s, strlen(s), err);
 }
 
-int mu_buf_append_u8(mu_buf *b, uint8_t v, mu_err *err) { return mu_buf_append(b, &v, 1, err); }
 
 int mu_buf_append_u32le(mu_buf *b, uint32_t v, mu_err *err) {
     uint8_t bytes[4];

@@ -81,6 +81,26 @@ static size_t vr_float_shortest(double value, bool is_float32, char *out) {
     return vr_float_layout(signbit(value) != 0, digits, k, exponent10 + 1, out);
 }
 
+/* Decimal text of v into out (no NUL); returns the length. Speed: integer
+ * columns are the bulk of text output, and printf costs several times
+ * this. */
+static size_t vr_u64(uint64_t v, char *out) {
+    char reversed[24];
+    size_t n = 0;
+    do {
+        reversed[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v != 0);
+    for (size_t i = 0; i < n; i++) out[i] = reversed[n - 1 - i];
+    return n;
+}
+
+static size_t vr_i64(int64_t v, char *out) {
+    if (v >= 0) return vr_u64((uint64_t)v, out);
+    out[0] = '-';
+    return 1 + vr_u64((uint64_t)0 - (uint64_t)v, out + 1);
+}
+
 static size_t vr_float_special(double value, char *out) {
     const char *text = isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
     size_t n = strlen(text);
@@ -95,7 +115,11 @@ size_t ty_float64_format(double value, char *out) {
      * ClickHouse prints them (72057594037927950, not ...952). */
     if (value == floor(value) && fabs(value) < 9007199254740992.0 &&
         !(value == 0 && signbit(value)))
-        return (size_t)snprintf(out, TY_FLOAT_TEXT_BYTES, "%lld", (long long)value);
+    {
+        size_t n = vr_i64((int64_t)value, out);
+        out[n] = '\0';
+        return n;
+    }
     return vr_float_shortest(value, false, out);
 }
 
@@ -103,7 +127,11 @@ size_t ty_float32_format(float value, char *out) {
     if (!isfinite(value)) return vr_float_special(value, out);
     if (value == floorf(value) && fabsf(value) < 16777216.0f &&
         !(value == 0 && signbit(value)))
-        return (size_t)snprintf(out, TY_FLOAT_TEXT_BYTES, "%lld", (long long)value);
+    {
+        size_t n = vr_i64((int64_t)value, out);
+        out[n] = '\0';
+        return n;
+    }
     return vr_float_shortest(value, true, out);
 }
 
@@ -230,15 +258,14 @@ int ty_value_render(const ty_type *type, const void *value, unsigned flags, mu_b
     char text[TY_FLOAT_TEXT_BYTES];
     size_t n;
     switch (t->kind) {
-    case TY_UINT8: return mu_buf_printf(out, err, "%u", *(const uint8_t *)value);
-    case TY_UINT16: return mu_buf_printf(out, err, "%u", *(const uint16_t *)value);
-    case TY_UINT32: return mu_buf_printf(out, err, "%u", *(const uint32_t *)value);
-    case TY_UINT64:
-        return mu_buf_printf(out, err, "%llu", (unsigned long long)*(const uint64_t *)value);
-    case TY_INT8: return mu_buf_printf(out, err, "%d", *(const int8_t *)value);
-    case TY_INT16: return mu_buf_printf(out, err, "%d", *(const int16_t *)value);
-    case TY_INT32: return mu_buf_printf(out, err, "%d", *(const int32_t *)value);
-    case TY_INT64: return mu_buf_printf(out, err, "%lld", (long long)*(const int64_t *)value);
+    case TY_UINT8: return mu_buf_append(out, text, vr_u64(*(const uint8_t *)value, text), err);
+    case TY_UINT16: return mu_buf_append(out, text, vr_u64(*(const uint16_t *)value, text), err);
+    case TY_UINT32: return mu_buf_append(out, text, vr_u64(*(const uint32_t *)value, text), err);
+    case TY_UINT64: return mu_buf_append(out, text, vr_u64(*(const uint64_t *)value, text), err);
+    case TY_INT8: return mu_buf_append(out, text, vr_i64(*(const int8_t *)value, text), err);
+    case TY_INT16: return mu_buf_append(out, text, vr_i64(*(const int16_t *)value, text), err);
+    case TY_INT32: return mu_buf_append(out, text, vr_i64(*(const int32_t *)value, text), err);
+    case TY_INT64: return mu_buf_append(out, text, vr_i64(*(const int64_t *)value, text), err);
     case TY_FLOAT32:
         n = ty_float32_format(*(const float *)value, text);
         return mu_buf_append(out, text, n, err);
