@@ -743,25 +743,45 @@ static int jr_between(fmt_reader *r, size_t *at, bool final, mu_err *err) {
 static bool jr_scan(fmt_reader *r, size_t at, size_t *end) {
     jr_reader *st = r->impl;
     const uint8_t *p = r->pending.data;
+    size_t n = r->pending.length_bytes;
     MU_ASSERT(r->scan_pos >= at);
-    for (size_t i = r->scan_pos; i < r->pending.length_bytes; i++) {
-        uint8_t ch = p[i];
-        if (st->in_string) {
-            if (st->escaped) st->escaped = false;
-            else if (ch == '\\') st->escaped = true;
-            else if (ch == '"') st->in_string = false;
-        } else if (ch == '"') {
-            st->in_string = true;
+    /* Speed: the state lives in locals (stores through st would be
+     * reloaded after every byte, which may alias it), and a string's body
+     * is skipped by a tight loop. */
+    bool in_string = st->in_string, escaped = st->escaped;
+    uint32_t depth = st->depth;
+    bool found = false;
+    size_t i = r->scan_pos;
+    while (i < n) {
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+                i++;
+                continue;
+            }
+            while (i < n && p[i] != '"' && p[i] != '\\') i++;
+            if (i == n) break;
+            if (p[i] == '\\') escaped = true;
+            else in_string = false;
+            i++;
+            continue;
+        }
+        uint8_t ch = p[i++];
+        if (ch == '"') {
+            in_string = true;
         } else if (ch == '{' || ch == '[') {
-            st->depth++;
-        } else if ((ch == '}' || ch == ']') && --st->depth == 0) {
-            *end = i + 1;
-            r->scan_pos = i + 1;
-            return true;
+            depth++;
+        } else if ((ch == '}' || ch == ']') && --depth == 0) {
+            found = true;
+            break;
         }
     }
-    r->scan_pos = r->pending.length_bytes;
-    return false;
+    st->in_string = in_string;
+    st->escaped = escaped;
+    st->depth = depth;
+    r->scan_pos = i;
+    if (found) *end = i;
+    return found;
 }
 
 static int jr_too_large(fmt_reader *r, mu_err *err) {
