@@ -74,10 +74,6 @@ uint32_t ty_type_value_bytes(const ty_type *type) {
 
 bool ty_type_is_nullable(const ty_type *type) { return type->kind == TY_NULLABLE; }
 
-const ty_type *ty_type_strip_nullable(const ty_type *type) {
-    return type->kind == TY_NULLABLE ? type->child : type;
-}
-
 const ty_tz *ty_type_timezone(const ty_type *type) {
     return type->timezone ? type->timezone : ty_tz_default();
 }

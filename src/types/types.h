@@ -113,7 +113,9 @@ bool ty_type_equal(const ty_type *a, const ty_type *b);
 uint32_t ty_type_value_bytes(const ty_type *type);
 bool ty_type_is_nullable(const ty_type *type); /* Nullable(T) */
 /* The type without one Nullable wrapper (itself if not Nullable). */
-const ty_type *ty_type_strip_nullable(const ty_type *type);
+static inline const ty_type *ty_type_strip_nullable(const ty_type *type) {
+    return type->kind == TY_NULLABLE ? type->child : type; /* inline: called per value */
+}
 /* The zone DateTime/DateTime64 values are rendered and parsed in: the
  * explicit zone, else the process default (ty_tz_default). */
 const ty_tz *ty_type_timezone(const ty_type *type);
