@@ -184,7 +184,9 @@ int http__request_submit(http_request *req, mu_err *err) {
     int rc = mu_pool_submit(req->server->pool, request_run, req, err);
     if (rc == 0) return 0;
     atomic_fetch_sub(&req->refs, 1);
-    /* Pool full or stopping: answer 503 from the loop. */
+    /* Pool full or stopping: answer 503 (CANNOT_SCHEDULE_TASK) from the
+     * loop. */
+    if (rc == MU_EBUSY) rc = err->code = MU_ESCHEDULE;
     req->on_loop = true;
     request_finish(req, rc, err);
     return rc;
@@ -273,7 +275,7 @@ int http_body_read(http_request *req, void *buf, size_t capacity_bytes, size_t *
 int http_body_read_all(http_request *req, mu_buf *out, mu_err *err) {
     uint64_t limit = req->server->opt.max_body_bytes;
     if (req->head.has_content_length && req->head.content_length > limit) {
-        return MU_ERR(err, MU_ETOO_LARGE,
+        return MU_ERR(err, MU_EQUERY_TOO_LARGE,
                       "request body of %" PRIu64 " bytes exceeds http.max_body_bytes (%" PRIu64
                       " bytes)", req->head.content_length, limit);
     }
@@ -286,7 +288,7 @@ int http_body_read_all(http_request *req, mu_buf *out, mu_err *err) {
         if (rc != 0) return rc;
         if (got == 0) return 0;
         if (req->body_consumed_bytes > limit) {
-            return MU_ERR(err, MU_ETOO_LARGE,
+            return MU_ERR(err, MU_EQUERY_TOO_LARGE,
                           "request body exceeds http.max_body_bytes (%" PRIu64 " bytes)", limit);
         }
         out->length_bytes += got;

@@ -257,7 +257,7 @@ static void conn_close_graceful(http_conn *conn) {
 static int abort_code_for_status(int status) {
     switch (status) {
     case 408: return MU_ETIMEOUT;
-    case 413: return MU_ETOO_LARGE;
+    case 413: return MU_EQUERY_TOO_LARGE;
     case 503: return MU_ENOMEM;
     default: return MU_EPROTOCOL;
     }

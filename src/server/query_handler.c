@@ -550,7 +550,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             if (rc == 0) rc = mu_buf_append(&text, head.data, head.length_bytes, &qerr);
             x.pending_bytes = 0;
             if (rc == 0 && !x.body_done)
-                rc = MU_ERR(&qerr, MU_ETOO_LARGE, "query text longer than %u bytes", QUERY_HEAD_BYTES_MAX);
+                rc = MU_ERR(&qerr, MU_EQUERY_TOO_LARGE, "query text longer than %u bytes", QUERY_HEAD_BYTES_MAX);
         }
     }
     if (rc == 0 && text.length_bytes == 0)

@@ -310,10 +310,11 @@ int sql__settings(sql_parser *p, sql_list *out) {
     return p->rc;
 }
 
-/* [FORMAT name] */
+/* [FORMAT name]; a format name may be a keyword (FORMAT Null). */
 int sql__format_clause(sql_parser *p, sql_str *out) {
     if (!sql__accept_kw(p, "FORMAT")) return p->rc;
-    return sql__ident_word(p, "format name", out);
+    if (p->tok.kind != SQL_TOK_WORD) return sql__ident_word(p, "format name", out);
+    return sql__ident_after_dot(p, out);
 }
 
 /* ------------------------------------------------------------------ */

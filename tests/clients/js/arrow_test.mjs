@@ -407,7 +407,7 @@ await step('types without an Arrow form fail before any output (UNKNOWN_TYPE)', 
     for (const format of ['Arrow', 'ArrowStream']) {
       const r = await post(`${query} FORMAT ${format}`, settings);
       const text = await r.text();
-      assert.equal(r.status, 400, text);
+      assert.equal(r.status, 404, text); // UNKNOWN_TYPE maps to 404 in ClickHouse
       assert.equal(r.headers.get('x-clickhouse-exception-code'), '50');
       assert.match(text, new RegExp(`^Code: 50\\. DB::Exception: The type '${type.replace(/[()]/g, '\\$&')}' ` +
         `of a column '(st|x)' is not supported for conversion into Arrow data format`));

@@ -32,7 +32,7 @@ static void test_lookup_known_codes(void **state) {
     assert_int_equal(mu_code_ch_number(MU_EMEMLIMIT), 241);
     assert_string_equal(mu_code_ch_name(MU_EMEMLIMIT), "MEMORY_LIMIT_EXCEEDED");
     assert_int_equal(mu_code_ch_number(MU_ENOSPC), 243);
-    assert_int_equal(mu_code_http_status(MU_ENOSPC), 507);
+    assert_int_equal(mu_code_http_status(MU_ENOSPC), 500);
     assert_int_equal(mu_code_ch_number(MU_ECHECKSUM), 40);
     assert_string_equal(mu_code_ch_name(MU_ECHECKSUM), "CHECKSUM_DOESNT_MATCH");
 }

@@ -479,7 +479,7 @@ static void test_pool_full_is_503(void **state) {
     client_roundtrip(t->port, "POST /gate HTTP/1.1\r\nContent-Length: 1\r\n\r\nz", &resp);
     assert_int_equal(resp.status, 503);
     assert_string_equal(response_header(&resp, "x-clickhouse-exception-code", v, sizeof v),
-                        "202");
+                        "439");
     response_free(&resp);
     gate_set(true);
     client_reader *r = malloc(sizeof *r);
