@@ -255,5 +255,37 @@ bool fmt_reader_missing(const fmt_reader *r, uint32_t column, uint32_t row);
 /* True when some row of the column is marked. */
 bool fmt_reader_column_has_missing(const fmt_reader *r, uint32_t column);
 void fmt_reader_missing_clear(fmt_reader *r);
+/* Moves the marks of the current batch into out[0..batch column count)
+ * (NULL where a column has none; the caller frees each), leaving none:
+ * for rows taken out of the reader together with their batch. */
+void fmt_reader_missing_take(fmt_reader *r, uint8_t **out);
+
+/* ---- Parallel parsing (input_format_parallel_parsing) --------------- */
+/* The input of the kinds fmt_can_cut accepts (the TabSeparated family,
+ * JSONEachRow, JSONStringsEachRow, JSONCompactEachRow) can be cut into
+ * runs of records without parsing it, each run parsed by a reader of its
+ * own (fmt_reader_resume) and checked to have ended where its run ended
+ * (fmt_reader_at_boundary): then the rows are those one reader reading
+ * it all would give. */
+bool fmt_can_cut(fmt_kind kind);
+/* Where to cut p[0..n) (which starts between records): the length of a
+ * prefix that most likely holds whole records, found from the end (TSV:
+ * an unescaped line end; JSON: a line end between a closing and an
+ * opening bracket); 0 if none. A wrong cut is caught by
+ * fmt_reader_at_boundary of the reader of the run before it. */
+size_t fmt_reader_cut(fmt_kind kind, const uint8_t *p, size_t n);
+/* True when every byte fed to r was parsed and r stands between records
+ * as a reader resumed from the one it was resumed from does: no partial
+ * record, and (JSON) not after the data's end (';' or ']'). */
+bool fmt_reader_at_boundary(const fmt_reader *r);
+/* Takes the bytes fed to r and not yet parsed (an incomplete record) out
+ * into tail, when r stands where fmt_reader_cut can go on: data records
+ * next (headers read), no error skipping, and (JSON) rows neither in [ ]
+ * nor separated by ','. false leaves r unchanged: read serially. */
+bool fmt_reader_detach(fmt_reader *r, mu_buf *tail, mu_err *err);
+/* Prepares r (fresh from fmt_reader_init: same kind, batch columns and
+ * flags as `from`) to parse records cut from the input `from` detached:
+ * from's header mapping, between rows. */
+int fmt_reader_resume(fmt_reader *r, const fmt_reader *from, mu_err *err);
 
 #endif /* MUSCLES_FORMATS_H */

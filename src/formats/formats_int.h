@@ -71,6 +71,12 @@ typedef struct fmt__reader_vt {
 } fmt__reader_vt;
 
 const fmt__reader_vt *fmt__reader_json(fmt_kind kind);    /* json_read.c */
+/* json_read.c's parts of fmt_reader_cut / _detach / _resume. */
+size_t fmt__json_cut(fmt_kind kind, const uint8_t *p, size_t n);
+bool fmt__json_detachable(const fmt_reader *r);
+bool fmt__json_at_boundary(const fmt_reader *r);
+void fmt__json_reset_scan(fmt_reader *r);
+void fmt__json_resume(fmt_reader *r, const fmt_reader *from);
 const fmt__reader_vt *fmt__reader_binary(fmt_kind kind);  /* binary.c */
 
 #endif /* MUSCLES_FORMATS_INT_H */

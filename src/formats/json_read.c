@@ -941,6 +941,50 @@ static int jr_init(fmt_reader *r, mu_err *err) {
 
 static const fmt__reader_vt jr_vt = {jr_init, jr_feed, jr_finish, jr_deinit};
 
+/* ---- Cutting the input for parallel parsing (formats.h) -------------- */
+
+/* The last line end with a row's closing bracket before it (spaces
+ * aside) and, unless it ends the bytes, the next row's opening bracket
+ * right after it. */
+size_t fmt__json_cut(fmt_kind kind, const uint8_t *p, size_t n) {
+    uint8_t open = kind == FMT_JSON_COMPACT_EACH_ROW ? '[' : '{';
+    uint8_t close = kind == FMT_JSON_COMPACT_EACH_ROW ? ']' : '}';
+    while (n > 0) {
+        const uint8_t *nl = memrchr(p, '\n', n);
+        if (nl == NULL) return 0;
+        size_t at = (size_t)(nl - p), k = at;
+        while (k > 0 && jr_space(p[k - 1])) k--;
+        if (k > 0 && p[k - 1] == close && (at + 1 == n || p[at + 1] == open)) return at + 1;
+        n = at;
+    }
+    return 0;
+}
+
+bool fmt__json_at_boundary(const fmt_reader *r) {
+    const jr_reader *st = r->impl;
+    return !st->in_row && !st->ended && !st->in_brackets && !st->skip_line;
+}
+
+bool fmt__json_detachable(const fmt_reader *r) {
+    const jr_reader *st = r->impl;
+    return st->bom_checked && st->started && !st->in_brackets && !st->ended &&
+           !st->after_comma && !st->skip_line;
+}
+
+void fmt__json_reset_scan(fmt_reader *r) {
+    jr_reader *st = r->impl;
+    st->in_row = st->in_string = st->escaped = false;
+    st->depth = 0;
+}
+
+void fmt__json_resume(fmt_reader *r, const fmt_reader *from) {
+    jr_reader *st = r->impl;
+    const jr_reader *f = from->impl;
+    st->bom_checked = f->bom_checked;
+    st->started = f->started;
+    st->after_row = f->after_row;
+}
+
 const fmt__reader_vt *fmt__reader_json(fmt_kind kind) {
     if (kind == FMT_JSON_EACH_ROW || kind == FMT_JSON_STRINGS_EACH_ROW ||
         kind == FMT_JSON_COMPACT_EACH_ROW)

@@ -134,6 +134,13 @@ bool fmt_reader_column_has_missing(const fmt_reader *r, uint32_t column) {
     return r->missing[column] != NULL;
 }
 
+void fmt_reader_missing_take(fmt_reader *r, uint8_t **out) {
+    for (uint32_t c = 0; c < r->missing_count; c++) {
+        out[c] = r->missing[c];
+        r->missing[c] = NULL;
+    }
+}
+
 void fmt_reader_missing_clear(fmt_reader *r) {
     for (uint32_t c = 0; r->missing != NULL && c < r->missing_count; c++) {
         free(r->missing[c]);
@@ -252,6 +259,27 @@ static int fr_step(fmt_kind kind, int state, uint8_t ch, bool *end) {
  * (line end excluded) if complete. Resumes from r->scan_pos. */
 static bool fr_scan(fmt_reader *r, size_t start, size_t *len) {
     const uint8_t *p = r->pending.data;
+    if (!fr_is_csv(r->kind)) {
+        /* Speed: TSV needs no state machine. A \n ends the record unless
+         * an odd run of backslashes (within the record) stands before it. */
+        size_t n = r->pending.length_bytes, i = r->scan_pos;
+        while (i < n) {
+            const uint8_t *nl = memchr(p + i, '\n', n - i);
+            if (nl == NULL) break;
+            size_t at = (size_t)(nl - p), k = at;
+            if (r->kind != FMT_TSV_RAW)
+                while (k > start && p[k - 1] == '\\') k--;
+            i = at + 1;
+            if (((at - k) & 1) == 0) {
+                *len = at - start;
+                r->scan_pos = i;
+                r->scan_state = 0;
+                return true;
+            }
+        }
+        r->scan_pos = n;
+        return false;
+    }
     for (size_t i = r->scan_pos; i < r->pending.length_bytes; i++) {
         bool end;
         r->scan_state = fr_step(r->kind, r->scan_state, p[i], &end);
@@ -671,4 +699,72 @@ int fmt_reader_finish(fmt_reader *r, mu_err *err) {
     MU_ASSERT(r != NULL && r->batch != NULL);
     if (r->vt != NULL) return r->vt->finish(r, err);
     return fr_drain(r, true, err); /* empty input without header: no rows */
+}
+
+/* ------------------------------------------------------------------ */
+/* Cutting the input for parallel parsing                              */
+/* ------------------------------------------------------------------ */
+
+bool fmt_can_cut(fmt_kind kind) {
+    return kind == FMT_TSV || kind == FMT_TSV_RAW || kind == FMT_TSV_WITH_NAMES ||
+           kind == FMT_TSV_WITH_NAMES_AND_TYPES || fmt__reader_json(kind) != NULL;
+}
+
+/* TSV: the last line end not escaped by an odd run of backslashes. */
+static size_t fr_cut_tsv(fmt_kind kind, const uint8_t *p, size_t n) {
+    while (n > 0) {
+        const uint8_t *nl = memrchr(p, '\n', n);
+        if (nl == NULL) return 0;
+        size_t at = (size_t)(nl - p), k = at;
+        if (kind != FMT_TSV_RAW)
+            while (k > 0 && p[k - 1] == '\\') k--;
+        if (((at - k) & 1) == 0) return at + 1;
+        n = at;
+    }
+    return 0;
+}
+
+size_t fmt_reader_cut(fmt_kind kind, const uint8_t *p, size_t n) {
+    MU_ASSERT(fmt_can_cut(kind) && (p != NULL || n == 0));
+    if (fmt__reader_json(kind) != NULL) return fmt__json_cut(kind, p, n);
+    return fr_cut_tsv(kind, p, n);
+}
+
+bool fmt_reader_at_boundary(const fmt_reader *r) {
+    if (r->pending.length_bytes != 0 || r->header_lines != 0) return false;
+    return r->vt == NULL || fmt__json_at_boundary(r);
+}
+
+bool fmt_reader_detach(fmt_reader *r, mu_buf *tail, mu_err *err) {
+    if (!fmt_can_cut(r->kind) || r->header_lines > 0 || r->allow_errors_num != 0 ||
+        r->allow_errors_ratio != 0)
+        return false;
+    if (r->vt != NULL && !fmt__json_detachable(r)) return false;
+    mu_buf_clear(tail);
+    if (mu_buf_append(tail, r->pending.data, r->pending.length_bytes, err) != 0) return false;
+    mu_buf_clear(&r->pending);
+    r->scan_pos = 0;
+    r->scan_state = 0;
+    if (r->vt != NULL) fmt__json_reset_scan(r);
+    return true;
+}
+
+int fmt_reader_resume(fmt_reader *r, const fmt_reader *from, mu_err *err) {
+    MU_ASSERT(r->kind == from->kind && r->batch->column_count == from->batch->column_count);
+    r->header_lines = 0;
+    r->row_number = 0;
+    if (r->vt != NULL) {
+        fmt__json_resume(r, from);
+        return 0;
+    }
+    if (from->input_count > r->batch->column_count) {
+        uint32_t *map = realloc(r->input_map, from->input_count * sizeof(uint32_t));
+        if (map == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for a %s reader",
+                                       fmt_name(r->kind));
+        r->input_map = map;
+    }
+    memcpy(r->input_map, from->input_map, from->input_count * sizeof(uint32_t));
+    memcpy(r->present, from->present, r->batch->column_count * sizeof(bool));
+    r->input_count = from->input_count;
+    return 0;
 }

@@ -17,12 +17,18 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define INSERT_READ_BYTES (1u << 20)
+#define INSERT_PARSERS_MAX 8u
+/* Records in flight per parser thread, in runs of about this many bytes. */
+#define INSERT_SEGMENT_BYTES (1u << 20)
+#define INSERT_SEGMENTS_PER_PARSER 3u
 
 /* The input settings of one INSERT (ClickHouse's names and defaults). */
 typedef struct insert_input {
@@ -32,6 +38,7 @@ typedef struct insert_input {
     bool null_as_default;           /* input_format_null_as_default */
     bool defaults_for_omitted;      /* input_format_defaults_for_omitted_fields */
     ty_text_options text;           /* date_time_input_format (Values) */
+    uint32_t parsers;               /* input_format_parallel_parsing: threads (1 = serial) */
 } insert_input;
 
 /* Which rows of each batch column the input left out: the reader's marks
@@ -113,6 +120,23 @@ static int insert_setting_errors(const sql_query *q, insert_input *in, mu_err *e
     return 0;
 }
 
+/* input_format_parallel_parsing (default on) and max_threads (0 = the
+ * machine's cores, up to INSERT_PARSERS_MAX): how many threads parse. */
+static int insert_setting_parsers(const sql_query *q, insert_input *in, mu_err *err) {
+    bool parallel;
+    int rc = insert_setting_bool(q, "input_format_parallel_parsing", true, &parallel, err);
+    if (rc != 0) return rc;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t n = cores > 0 ? (uint64_t)cores : 1;
+    const char *max = sql_session_get(q->session, "max_threads");
+    if (max != NULL && max[0] >= '1' && max[0] <= '9') {
+        uint64_t v = strtoull(max, NULL, 10);
+        if (v < n) n = v;
+    }
+    in->parsers = parallel ? (uint32_t)MU_MIN(n, (uint64_t)INSERT_PARSERS_MAX) : 1;
+    return 0;
+}
+
 /* The session's input settings, checked before any row is read. */
 static int insert_input_read(const sql_query *q, insert_input *in, mu_err *err) {
     memset(in, 0, sizeof(*in));
@@ -129,6 +153,7 @@ static int insert_input_read(const sql_query *q, insert_input *in, mu_err *err) 
                                           &in->defaults_for_omitted, err);
     if (rc == 0) rc = insert_setting_datetime(q, in, err);
     if (rc == 0) rc = insert_setting_errors(q, in, err);
+    if (rc == 0) rc = insert_setting_parsers(q, in, err);
     if (rc != 0) return rc;
     if (in->null_as_default) in->read_flags |= FMT_READ_NULL_AS_DEFAULT;
     if (!skip_unknown) in->read_flags |= FMT_READ_UNKNOWN_FIELDS_ERROR;
@@ -570,7 +595,337 @@ static int insert_format_flush(sql_query *q, insert_target *tg, fmt_reader *r,
     return rc;
 }
 
-/* Feeds the data to the reader chunk by chunk, appending each full batch. */
+/* Feeds bytes to the reader, appending each batch it fills. */
+static int insert_feed(sql_query *q, insert_target *tg, fmt_reader *r, const insert_input *in,
+                       const void *data, size_t len, mu_err *err) {
+    for (;;) {
+        int fr = fmt_reader_feed(r, data, len, err);
+        data = NULL;
+        len = 0;
+        if (fr <= 0) return fr;
+        int rc = insert_format_flush(q, tg, r, in, false, err);
+        if (rc != 0) return rc;
+    }
+}
+
+/* ---- Parallel parsing ------------------------------------------------------------ */
+
+/* Once the first chunk went through the reader serially (headers, a BOM,
+ * how JSON rows are separated), the rest of the input is cut into
+ * segments at likely record ends (fmt_reader_cut) that parser threads
+ * read with readers of their own, resumed from the first one. The
+ * request thread reads the body, cuts it, and appends the parsed batches
+ * in input order, so the insert is the one a serial read gives. A segment
+ * that fails to parse, or whose reader did not end between records (a
+ * cut inside a record), stops the parsers: that segment and everything
+ * after it go through the first reader serially, which reports an error
+ * with its true row number. */
+
+typedef struct insert_piece {
+    ty_batch *batch;
+    uint8_t **missing;           /* per batch column: omitted rows, NULL = none */
+} insert_piece;
+
+typedef struct insert_segment {
+    uint8_t *data;
+    size_t bytes;
+    insert_piece *pieces;
+    uint32_t piece_count;
+    uint64_t rows;
+    int rc;                      /* < 0: parse it again serially */
+    bool done;
+    struct insert_segment *next_queued;
+    struct insert_segment *next;  /* input order */
+} insert_segment;
+
+typedef struct insert_parser {
+    struct insert_parallel *pp;
+    fmt_reader reader;
+    bool reader_open;            /* reader is initialised (its batch is its own) */
+    bool ready;                  /* and may parse */
+    pthread_t thread;
+    bool started;
+} insert_parser;
+
+typedef struct insert_parallel {
+    sql_query *q;
+    insert_target *tg;
+    uint32_t column_count;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;         /* parsers: a segment queued, or stop */
+    pthread_cond_t parsed;       /* request thread: a segment is done */
+    insert_segment *queue_head, *queue_tail;  /* waiting for a parser */
+    insert_segment *head, *tail;              /* not yet appended, input order */
+    uint32_t in_flight;
+    bool stop;
+    bool failed;                 /* a segment failed: the others are not parsed */
+    insert_parser parsers[INSERT_PARSERS_MAX];
+    uint32_t parser_count;
+} insert_parallel;
+
+static void insert_piece_free(insert_piece *piece, uint32_t columns) {
+    ty_batch_destroy(piece->batch);
+    for (uint32_t c = 0; piece->missing != NULL && c < columns; c++) free(piece->missing[c]);
+    free(piece->missing);
+    piece->batch = NULL;
+    piece->missing = NULL;
+}
+
+static void insert_segment_free(insert_segment *seg, uint32_t columns) {
+    if (seg == NULL) return;
+    for (uint32_t i = 0; i < seg->piece_count; i++) insert_piece_free(&seg->pieces[i], columns);
+    free(seg->pieces);
+    free(seg->data);
+    free(seg);
+}
+
+/* Takes the reader's batch (and its marks) into the segment and gives the
+ * reader a fresh batch. */
+static int insert_take_piece(insert_parallel *pp, fmt_reader *r, insert_segment *seg,
+                             mu_err *err) {
+    insert_piece *grown = realloc(seg->pieces, (seg->piece_count + 1) * sizeof(*grown));
+    if (grown == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
+    seg->pieces = grown;
+    insert_piece *piece = &seg->pieces[seg->piece_count];
+    piece->missing = calloc(pp->column_count, sizeof(uint8_t *));
+    if (piece->missing == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
+    fmt_reader_missing_take(r, piece->missing);
+    piece->batch = r->batch;
+    seg->piece_count++;
+    seg->rows += r->batch->columns[0]->row_count;
+    r->batch = NULL;
+    return insert_batch_create(pp->q, pp->tg, &r->batch, err);
+}
+
+static int insert_parse_segment(insert_parallel *pp, fmt_reader *r, insert_segment *seg) {
+    mu_err err;
+    mu_err_clear(&err);
+    const uint8_t *data = seg->data;
+    size_t len = seg->bytes;
+    for (;;) {
+        int fr = fmt_reader_feed(r, data, len, &err);
+        data = NULL;
+        len = 0;
+        if (fr < 0) return fr;
+        if (fr == 1 || r->batch->columns[0]->row_count > 0) {
+            int rc = insert_take_piece(pp, r, seg, &err);
+            if (rc != 0) return rc;
+        }
+        /* Cut inside a record (or the data ended inside the run): the
+         * serial reader reads it from here. */
+        if (fr == 0) return fmt_reader_at_boundary(r) ? 0 : MU_ECANCELLED;
+    }
+}
+
+static void *insert_parser_main(void *arg) {
+    insert_parser *self = arg;
+    insert_parallel *pp = self->pp;
+    pthread_mutex_lock(&pp->lock);
+    for (;;) {
+        while (!pp->stop && pp->queue_head == NULL) pthread_cond_wait(&pp->wake, &pp->lock);
+        insert_segment *seg = pp->queue_head;
+        if (seg == NULL) break; /* stopping */
+        pp->queue_head = seg->next_queued;
+        if (pp->queue_head == NULL) pp->queue_tail = NULL;
+        bool skip = pp->failed || pp->stop;
+        pthread_mutex_unlock(&pp->lock);
+        /* After a failure the reader's state is unknown: it parses no more. */
+        seg->rc = skip || !self->ready ? MU_ECANCELLED : insert_parse_segment(pp, &self->reader,
+                                                                              seg);
+        pthread_mutex_lock(&pp->lock);
+        if (seg->rc != 0) {
+            pp->failed = true;
+            self->ready = false;
+        }
+        seg->done = true;
+        pthread_cond_broadcast(&pp->parsed);
+    }
+    pthread_mutex_unlock(&pp->lock);
+    return NULL;
+}
+
+/* Stops and joins the parsers; frees their readers and every segment not
+ * yet appended unless `keep` (the caller re-reads them serially). */
+static void insert_parallel_stop(insert_parallel *pp) {
+    pthread_mutex_lock(&pp->lock);
+    pp->stop = true;
+    pthread_cond_broadcast(&pp->wake);
+    pthread_mutex_unlock(&pp->lock);
+    for (uint32_t i = 0; i < pp->parser_count; i++) {
+        insert_parser *p = &pp->parsers[i];
+        if (p->started) pthread_join(p->thread, NULL);
+        p->started = false;
+        if (!p->reader_open) continue;
+        ty_batch_destroy(p->reader.batch);
+        p->reader.batch = NULL;
+        fmt_reader_deinit(&p->reader);
+        p->reader_open = false;
+    }
+    pp->parser_count = 0;
+}
+
+static int insert_parallel_start(insert_parallel *pp, const fmt_reader *first,
+                                 const insert_input *in, mu_err *err) {
+    pthread_mutex_init(&pp->lock, NULL);
+    pthread_cond_init(&pp->wake, NULL);
+    pthread_cond_init(&pp->parsed, NULL);
+    int rc = 0;
+    for (uint32_t i = 0; i < in->parsers && rc == 0; i++) {
+        insert_parser *p = &pp->parsers[i];
+        p->pp = pp;
+        pp->parser_count = i + 1;
+        ty_batch *b = NULL;
+        rc = insert_batch_create(pp->q, pp->tg, &b, err);
+        if (rc == 0) {
+            rc = fmt_reader_init(&p->reader, first->kind, b, in->read_flags, 0, err);
+            if (rc != 0) ty_batch_destroy(b);
+            p->reader_open = rc == 0;
+        }
+        if (rc == 0) rc = fmt_reader_resume(&p->reader, first, err);
+        p->ready = rc == 0;
+        if (rc == 0 && pthread_create(&p->thread, NULL, insert_parser_main, p) != 0)
+            rc = MU_ERR(err, MU_ENOMEM, "cannot start an INSERT parser thread");
+        p->started = rc == 0;
+    }
+    return rc;
+}
+
+/* Appends the rows of the oldest segment once it is parsed; *failed when
+ * it failed to parse (it stays first in line). Waits when `wait`. */
+static int insert_parallel_take(insert_parallel *pp, const insert_input *in, fmt_reader *first,
+                                bool wait, bool *failed, bool *took, mu_err *err) {
+    *took = *failed = false;
+    pthread_mutex_lock(&pp->lock);
+    while (wait && pp->head != NULL && !pp->head->done) pthread_cond_wait(&pp->parsed, &pp->lock);
+    insert_segment *seg = pp->head != NULL && pp->head->done ? pp->head : NULL;
+    pthread_mutex_unlock(&pp->lock);
+    if (seg == NULL) return 0;
+    if (seg->rc != 0) {
+        *failed = true;
+        return 0;
+    }
+    pp->head = seg->next;
+    if (pp->head == NULL) pp->tail = NULL;
+    pp->in_flight--;
+    *took = true;
+    int rc = 0;
+    for (uint32_t i = 0; i < seg->piece_count && rc == 0; i++) {
+        insert_omitted omitted = {.bits = seg->pieces[i].missing, .column_count = pp->column_count};
+        rc = insert_append(pp->q, pp->tg, &seg->pieces[i].batch,
+                           in->defaults_for_omitted ? &omitted : NULL, err);
+    }
+    first->row_number += seg->rows;
+    insert_segment_free(seg, pp->column_count);
+    return rc;
+}
+
+static int insert_parallel_submit(insert_parallel *pp, mu_buf *buf, size_t cut, mu_err *err) {
+    insert_segment *seg = calloc(1, sizeof(*seg));
+    uint8_t *rest = buf->length_bytes > cut ? malloc(MU_MAX(buf->length_bytes - cut,
+                                                             (size_t)INSERT_SEGMENT_BYTES))
+                                            : NULL;
+    if (seg == NULL || (buf->length_bytes > cut && rest == NULL)) {
+        free(seg);
+        free(rest);
+        return MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
+    }
+    /* The segment keeps the buffer; the bytes after the cut move on. */
+    size_t left = buf->length_bytes - cut;
+    if (left > 0) memcpy(rest, buf->data + cut, left);
+    seg->data = buf->data;
+    seg->bytes = cut;
+    buf->data = rest;
+    buf->length_bytes = left;
+    buf->capacity_bytes = rest != NULL ? MU_MAX(left, (size_t)INSERT_SEGMENT_BYTES) : 0;
+    pthread_mutex_lock(&pp->lock);
+    if (pp->queue_tail != NULL) pp->queue_tail->next_queued = seg;
+    else pp->queue_head = seg;
+    pp->queue_tail = seg;
+    if (pp->tail != NULL) pp->tail->next = seg;
+    else pp->head = seg;
+    pp->tail = seg;
+    pp->in_flight++;
+    pthread_cond_signal(&pp->wake);
+    pthread_mutex_unlock(&pp->lock);
+    return 0;
+}
+
+/* Reads the rest of the input (after `tail`, the bytes the first reader
+ * had not parsed) in parallel. On return every byte read went through
+ * the parsers and was appended, or was fed to `first` (the serial
+ * fallback); *input_done says whether io is at its end. */
+static int insert_parallel_run(sql_query *q, insert_target *tg, fmt_reader *first,
+                               const insert_input *in, mu_buf *buf, sql_io *io,
+                               bool *input_done, mu_err *err) {
+    insert_parallel *pp = calloc(1, sizeof(*pp));
+    if (pp == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for INSERT data");
+    pp->q = q;
+    pp->tg = tg;
+    pp->column_count = first->batch->column_count;
+    int rc = insert_parallel_start(pp, first, in, err);
+    bool failed = false, serial = false;  /* serial: the rest goes through `first` */
+    uint32_t max_in_flight = pp->parser_count * INSERT_SEGMENTS_PER_PARSER;
+    uint64_t parsed = 0;         /* segments appended from the parsers */
+    size_t want = INSERT_SEGMENT_BYTES;
+    while (rc == 0 && !failed && !serial) {
+        /* Read until a segment's worth is there (or the input ends). */
+        while (rc == 0 && !*input_done && buf->length_bytes < want) {
+            rc = mu_buf_reserve(buf, INSERT_SEGMENT_BYTES, err);
+            size_t got = 0;
+            if (rc == 0)
+                rc = io->read(io->ctx, buf->data + buf->length_bytes,
+                              buf->capacity_bytes - buf->length_bytes, &got, err);
+            if (rc == 0 && got == 0) *input_done = true;
+            buf->length_bytes += got;
+        }
+        if (rc != 0 || buf->length_bytes == 0) break;
+        size_t cut = fmt_reader_cut(first->kind, buf->data, buf->length_bytes);
+        want = INSERT_SEGMENT_BYTES;
+        if (cut > 0) rc = insert_parallel_submit(pp, buf, cut, err);
+        else if (*input_done || buf->length_bytes > first->max_record_bytes)
+            serial = true; /* a last record without a line end, or no cut in sight */
+        else
+            want = buf->length_bytes + INSERT_SEGMENT_BYTES; /* a record longer than that */
+        if (*input_done && buf->length_bytes > 0) serial = true;
+        /* Append what is parsed; wait while the parsers are full. */
+        bool took = true;
+        while (rc == 0 && !failed && took) {
+            rc = insert_parallel_take(pp, in, first, pp->in_flight >= max_in_flight, &failed,
+                                      &took, err);
+            parsed += took;
+        }
+        if (rc == 0 && !failed && *input_done && buf->length_bytes == 0) break;
+    }
+    while (rc == 0 && !failed && pp->head != NULL) {
+        bool took;
+        rc = insert_parallel_take(pp, in, first, true, &failed, &took, err);
+        parsed += took;
+    }
+    insert_parallel_stop(pp);
+    mu_log_debug("sql.insert.parallel_parsing", "format=%s parsers=%u segments=%llu serial_after=%s",
+                 fmt_name(first->kind), in->parsers, (unsigned long long)parsed,
+                 failed ? "failed_segment" : serial ? "uncut_input" : "none");
+    /* Serially: the failed segment and those after it, then what was read
+     * but not cut. */
+    for (insert_segment *seg = pp->head; seg != NULL;) {
+        insert_segment *next = seg->next;
+        if (rc == 0) rc = insert_feed(q, tg, first, in, seg->data, seg->bytes, err);
+        insert_segment_free(seg, pp->column_count);
+        seg = next;
+    }
+    if (rc == 0 && buf->length_bytes > 0)
+        rc = insert_feed(q, tg, first, in, buf->data, buf->length_bytes, err);
+    mu_buf_clear(buf);
+    pthread_mutex_destroy(&pp->lock);
+    pthread_cond_destroy(&pp->wake);
+    pthread_cond_destroy(&pp->parsed);
+    free(pp);
+    return rc;
+}
+
+/* Feeds the data to the reader chunk by chunk, appending each full batch;
+ * after the first chunk, the rest goes through the parallel parsers when
+ * the format and settings allow it. */
 static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
                              const insert_input *in, const char *head, size_t head_bytes,
                              sql_io *io, mu_err *err) {
@@ -579,7 +934,7 @@ static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
     const char *data = head;
     size_t len = head_bytes;
     bool input_done = io->read == NULL;
-    bool finished = false;
+    bool finished = false, parallel_tried = in->parsers < 2 || !fmt_can_cut(r->kind);
     int rc = 0;
     while (rc == 0 && !finished) {
         int fr;
@@ -589,6 +944,7 @@ static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
             fr = fmt_reader_finish(r, err);
             finished = fr == 0;
         }
+        bool fed_chunk = data == chunk;
         data = NULL;
         len = 0;
         if (fr < 0) {
@@ -597,6 +953,25 @@ static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
         }
         if (fr == 1 || finished) rc = insert_format_flush(q, tg, r, in, finished, err);
         if (fr == 1 || finished || rc != 0 || input_done) continue;
+        if (fed_chunk && !parallel_tried) {
+            /* The rows read so far are appended first: input order. */
+            parallel_tried = true;
+            if (r->batch->columns[0]->row_count > 0)
+                rc = insert_format_flush(q, tg, r, in, false, err);
+            mu_buf tail;
+            mu_buf_init(&tail, 0);
+            if (rc == 0 && fmt_reader_detach(r, &tail, err))
+                rc = insert_parallel_run(q, tg, r, in, &tail, io, &input_done, err);
+            mu_buf_deinit(&tail);
+            if (rc == 0 && !input_done) {
+                size_t got = 0;
+                rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);
+                if (rc == 0 && got == 0) input_done = true;
+                data = chunk;
+                len = got;
+            }
+            continue;
+        }
         size_t got = 0;
         rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);
         if (rc == 0 && got == 0) input_done = true;

@@ -13,7 +13,8 @@
 
 static const sql_setting_info settings_table[] = {
     {"max_block_size", "UInt64", "65536", "Maximum rows in a block read or produced"},
-    {"max_threads", "MaxThreads", "0", "Threads for a query (queries run on one thread today)"},
+    {"max_threads", "MaxThreads", "0",
+     "Threads for a query (SELECTs run on one today; INSERT data is parsed on up to this many)"},
     {"max_memory_usage", "UInt64", "0", "Memory limit of a query (0: unlimited)"},
     {"max_execution_time", "Seconds", "0", "Time limit of a query (0: unlimited)"},
     {"max_result_rows", "UInt64", "0", "Limit on result rows (0: unlimited)"},
@@ -44,6 +45,8 @@ static const sql_setting_info settings_table[] = {
      "WithNamesAndTypes input: check the header's types; 0: ignore them"},
     {"input_format_defaults_for_omitted_fields", "Bool", "1",
      "Input values left out (or NULL as default) get the column's DEFAULT expression"},
+    {"input_format_parallel_parsing", "Bool", "1",
+     "Cut TabSeparated and JSON*EachRow INSERT data into runs of rows parsed on several threads"},
     {"date_time_input_format", "DateTimeInputFormat", "basic",
      "DateTime text in input: basic, best_effort or best_effort_us"},
     {"insert_deduplication_token", "String", "", "Token making an insert idempotent"},
