@@ -62,6 +62,10 @@ const char *mu_code_description(int code); /* "invalid argument" */
 int mu_code_ch_number(int code);           /* 36 */
 const char *mu_code_ch_name(int code);     /* "BAD_ARGUMENTS" */
 int mu_code_http_status(int code);         /* 400 */
+/* The text ClickHouse gives an exception, from an error (no line end):
+ * "Code: 36. DB::Exception: <message>. (BAD_ARGUMENTS) (version V)".
+ * Returns its length (cut to fit out). */
+size_t mu_err_clickhouse_text(const mu_err *e, char *out, size_t out_bytes);
 /* Maps an errno from a failed system call to the closest MU_E* code. */
 int mu_code_from_errno(int sys_errno, int fallback_code);
 

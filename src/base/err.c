@@ -75,6 +75,19 @@ int mu_code_ch_number(int code) { return err_row_find(code)->ch_number; }
 const char *mu_code_ch_name(int code) { return err_row_find(code)->ch_name; }
 int mu_code_http_status(int code) { return err_row_find(code)->http_status; }
 
+size_t mu_err_clickhouse_text(const mu_err *e, char *out, size_t out_bytes) {
+    MU_ASSERT(out_bytes > 0);
+    int code = e->code < 0 ? e->code : MU_EINTERNAL;
+    const char *message = e->message[0] != '\0' ? e->message : mu_code_description(code);
+    size_t n = strlen(message);
+    bool has_dot = n > 0 && message[n - 1] == '.';
+    int length = snprintf(out, out_bytes, "Code: %d. DB::Exception: %s%s (%s) (version %s)",
+                          mu_code_ch_number(code), message, has_dot ? "" : ".",
+                          mu_code_ch_name(code), MUSCLES_VERSION);
+    if (length < 0) length = 0;
+    return MU_MIN((size_t)length, out_bytes - 1);
+}
+
 void mu_err_clear(mu_err *err) {
     if (err == NULL) return;
     err->code = MU_OK;

@@ -149,6 +149,14 @@ int fmt_writer_rows(fmt_writer *w, const ty_batch *batch, mu_buf *out, mu_err *e
 int fmt_writer_totals(fmt_writer *w, const ty_batch *totals, mu_buf *out, mu_err *err);
 /* Once, at the end (info may be NULL). */
 int fmt_writer_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, mu_err *err);
+/* Instead of fmt_writer_end, after an error once rows were sent: the JSON
+ * formats end their output with the exception text `message` as current
+ * ClickHouse does under http_write_exception_in_output_format=1 (JSON,
+ * JSONStrings, JSONCompact: the document closes with "rows" and
+ * "exception"; JSONEachRow, JSONStringsEachRow: a last line
+ * {"exception": "..."}; JSONCompactEachRow: ["..."]) and return 1;
+ * every other kind writes nothing and returns 0. */
+int fmt_writer_exception(fmt_writer *w, const char *message, mu_buf *out, mu_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Input                                                               */

@@ -463,6 +463,41 @@ static int fj_doc_end(fmt_writer *w, const fmt_result_info *info, mu_buf *out, m
 static const fmt__writer_vt fj_doc_vt = {fj_doc_begin, fj_doc_rows, fj_doc_totals, fj_doc_end,
                                          fj_destroy};
 
+int fmt_writer_exception(fmt_writer *w, const char *message, mu_buf *out, mu_err *err) {
+    const uint8_t *text = (const uint8_t *)message;
+    size_t n = strlen(message);
+    int rc;
+    switch (w->kind) {
+    case FMT_JSON:
+    case FMT_JSON_STRINGS:
+    case FMT_JSON_COMPACT: {
+        fj_state *st = fj_st(w);
+        if (st == NULL) return 0; /* not begun */
+        rc = fj_doc_close_data(st, out, err);
+        if (rc == 0)
+            rc = mu_buf_printf(out, err, ",\n\n\t\"rows\": %llu,\n\n\t\"exception\": ",
+                               (unsigned long long)st->rows);
+        if (rc == 0) rc = fj_string(text, n, out, err);
+        if (rc == 0) rc = mu_buf_append_str(out, "\n}\n", err);
+        break;
+    }
+    case FMT_JSON_EACH_ROW:
+    case FMT_JSON_STRINGS_EACH_ROW:
+        rc = mu_buf_append_str(out, "{\"exception\": ", err);
+        if (rc == 0) rc = fj_string(text, n, out, err);
+        if (rc == 0) rc = mu_buf_append_str(out, "}\n", err);
+        break;
+    case FMT_JSON_COMPACT_EACH_ROW:
+        rc = mu_buf_append_u8(out, '[', err);
+        if (rc == 0) rc = fj_string(text, n, out, err);
+        if (rc == 0) rc = mu_buf_append_str(out, "]\n", err);
+        break;
+    default:
+        return 0;
+    }
+    return rc != 0 ? rc : 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* JSONColumns                                                         */
 /* ------------------------------------------------------------------ */

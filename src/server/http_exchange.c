@@ -672,18 +672,9 @@ int http_response_send(http_request *req, int status, const char *content_type, 
 int http_response_send_error(http_request *req, const mu_err *error, mu_err *err) {
     MU_ASSERT(error != NULL);
     int code = error->code < 0 ? error->code : MU_EINTERNAL;
-    const char *message = error->message[0] != '\0' ? error->message : mu_code_description(code);
-    size_t n = strlen(message);
-    bool has_dot = n > 0 && message[n - 1] == '.';
     char body[MU_ERR_MSG_BYTES + 160];
-    int length = snprintf(body, sizeof body, "Code: %d. DB::Exception: %s%s (%s) (version %s)\n",
-                          mu_code_ch_number(code), message, has_dot ? "" : ".",
-                          mu_code_ch_name(code), MUSCLES_VERSION);
-    if (length < 0) length = 0;
-    if ((size_t)length >= sizeof body) {
-        length = (int)sizeof body - 1;
-        body[length - 1] = '\n';
-    }
+    size_t length = mu_err_clickhouse_text(error, body, sizeof body - 1);
+    body[length++] = '\n';
     char code_text[16];
     snprintf(code_text, sizeof code_text, "%d", mu_code_ch_number(code));
     http_field field = {"X-ClickHouse-Exception-Code", code_text};

@@ -60,7 +60,7 @@ typedef struct query_exchange {
     /* X-ClickHouse-Exception-Tag: 16 lowercase alphanumerics that frame an
      * error written after the head (query_write_exception). */
     char exception_tag[17];
-    bool exception_in_format; /* http_write_exception_in_output_format=1 */
+    bool exception_in_format; /* http_write_exception_in_output_format=1 (JSON formats) */
 } query_exchange;
 
 /* A fresh tag per response, so an error frame cannot be forged by data. */
@@ -187,8 +187,7 @@ static int query_send_headers(query_exchange *x, const char *content_type, int64
     http_field fields[7];
     size_t n = 0;
     if (x->encoder) fields[n++] = (http_field){"Content-Encoding", http_coding_name(x->response_coding)};
-    if (!x->exception_in_format)
-        fields[n++] = (http_field){"X-ClickHouse-Exception-Tag", x->exception_tag};
+    fields[n++] = (http_field){"X-ClickHouse-Exception-Tag", x->exception_tag};
     fields[n++] = (http_field){"X-ClickHouse-Query-Id", x->io->query_id_out};
     fields[n++] = (http_field){"X-ClickHouse-Server-Display-Name", SERVER_DISPLAY_NAME};
     if (x->has_output) {
@@ -496,7 +495,8 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
     }
     query_exception_tag(x.exception_tag);
     const char *in_format = sql_session_get(&session, "http_write_exception_in_output_format");
-    x.exception_in_format = in_format && strcmp(in_format, "1") == 0;
+    x.exception_in_format = in_format == NULL || /* ClickHouse's default: 1 */
+                            (strcmp(in_format, "0") != 0 && strcasecmp(in_format, "false") != 0);
     const char *wait_end = sql_session_get(&session, "wait_end_of_query");
     x.buffered = wait_end && strcmp(wait_end, "1") == 0;
     bool progress = false;
@@ -571,6 +571,7 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
         io.readonly = is_get || account->readonly;
         io.allowed_databases = account->databases[0] ? account->databases : NULL;
         io.has_session = session_slot != NULL;
+        io.exception_in_format = x.exception_in_format;
         if (progress && http_response_can_open(req)) { /* else as ClickHouse: none */
             io.progress = query_progress;
             io.progress_interval_ms = progress_interval_ms;
@@ -593,16 +594,14 @@ int server__handle_query(http_request *req, void *ctx, mu_err *err) {
             out = http_response_send_error(req, &qerr, err);
         } else {
             /* The head is gone: the error goes at the end of the body, as
-             * current ClickHouse writes it: framed with the response's tag
-             * (X-ClickHouse-Exception-Tag), or appended as text with
-             * http_write_exception_in_output_format=1. */
+             * current ClickHouse writes it: a JSON format ended it with an
+             * "exception" (http_write_exception_in_output_format=1, sql
+             * says so in io.exception_written); any other is framed with
+             * the response's tag (X-ClickHouse-Exception-Tag). */
             char msg[MU_ERR_MSG_BYTES + 200], frame[MU_ERR_MSG_BYTES + 300];
-            int n = snprintf(msg, sizeof(msg), "Code: %d. DB::Exception: %s. (%s) (version %s)",
-                             mu_code_ch_number(qerr.code), qerr.message, mu_code_ch_name(qerr.code),
-                             MUSCLES_VERSION);
-            n = MU_MIN(n, (int)sizeof(msg) - 1);
-            if (x.exception_in_format)
-                n = snprintf(frame, sizeof(frame), "%s\n", msg);
+            int n = (int)mu_err_clickhouse_text(&qerr, msg, sizeof(msg));
+            if (io.exception_written)
+                n = 0;
             else
                 n = snprintf(frame, sizeof(frame),
                              "\r\n__exception__\r\n%s\r\n%s\r\n%d %s\r\n__exception__\r\n",

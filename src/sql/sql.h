@@ -413,6 +413,11 @@ typedef struct sql_io {
     const char *query_id;            /* NULL or "": a random UUID is assigned */
     const char *user;                /* NULL: "default" */
     uint64_t client_protocol_version; /* client_protocol_version URL parameter (Native) */
+    /* http_write_exception_in_output_format=1: an error after output began
+     * ends a JSON format's document with it (ClickHouse's "exception"),
+     * and sql_execute sets exception_written. */
+    bool exception_in_format;
+    bool exception_written;
     char query_id_out[64];           /* the query's id, filled by sql_execute */
     /* Progress reports, on the statement's thread, as rows are read or
      * written: the first progress_interval_ms after the start, then at most

@@ -311,6 +311,17 @@ int sql__emit(sql_query *q, sql_operator *op, const char *format, sql_io *io, mu
     }
     if (rc == 0 && !begun) rc = run_begin(q, io, kind, err);
     if (rc == 0) rc = run_flush(io, &buf, err);
+    if (rc != 0 && begun && w && io->exception_in_format) {
+        /* Rows were sent: a JSON format ends its document with the error
+         * after the rows formatted so far (the caller still reports rc,
+         * without writing it again). */
+        char text[MU_ERR_MSG_BYTES + 200];
+        mu_err ignored;
+        mu_err_clickhouse_text(err, text, sizeof(text));
+        if (fmt_writer_exception(w, text, &buf, &ignored) == 1 &&
+            run_flush(io, &buf, &ignored) == 0)
+            io->exception_written = true;
+    }
     fmt_writer_destroy(w);
     ty_batch_destroy(h);
     mu_buf_deinit(&buf);

@@ -56,9 +56,9 @@ static const sql_setting_info settings_table[] = {
     {"http_headers_progress_interval_ms", "UInt64", "100",
      "Send X-ClickHouse-Progress headers no more often than this"},
     {"wait_end_of_query", "Bool", "0", "Buffer the whole result before answering"},
-    {"http_write_exception_in_output_format", "Bool", "0",
-     "An error after the head: 1 appends its text to the body; 0 (ClickHouse's current "
-     "default) frames it with X-ClickHouse-Exception-Tag"},
+    {"http_write_exception_in_output_format", "Bool", "1",
+     "An error after output began ends a JSON format's document with an \"exception\" (other "
+     "formats frame it with X-ClickHouse-Exception-Tag)"},
     {"enable_http_compression", "Bool", "0", "Compress HTTP responses"},
     {"http_zlib_compression_level", "Int64", "3", "Compression level of HTTP responses"},
     {"output_format_json_quote_64bit_integers", "Bool", "1", "Quote 64-bit integers in JSON"},

@@ -158,28 +158,57 @@ def test_insert_query_and_megabytes_of_data_in_the_body(server):
 def test_error_after_the_head_is_framed_with_the_exception_tag(server):
     """An error after the first bytes: status 200 is gone, so the body ends
     with current ClickHouse's frame, tagged by the response's
-    X-ClickHouse-Exception-Tag; http_write_exception_in_output_format=1
-    appends the bare text instead."""
+    X-ClickHouse-Exception-Tag (http_write_exception_in_output_format only
+    changes the JSON formats, see the next test)."""
     import re
     sql = b"SELECT number, throwIf(number = 1500000) FROM numbers(2000000) FORMAT TSV"
-    r = requests.post(f"http://127.0.0.1:{server.port}/", data=sql)
-    assert r.status_code == 200
-    tag = r.headers["X-ClickHouse-Exception-Tag"]
-    assert re.fullmatch(r"[a-z0-9]{16}", tag), tag
-    m = re.search(rb"\r\n__exception__\r\n([a-z0-9]{16})\r\n(.*)\r\n(\d+) ([a-z0-9]{16})\r\n"
-                  rb"__exception__\r\n$", r.content, re.S)
-    assert m, r.content[-300:]
-    assert m.group(1).decode() == tag and m.group(4).decode() == tag
-    message = m.group(2)
-    assert int(m.group(3)) == len(message)
-    assert message.startswith(b"Code: 395. DB::Exception: ") and b"(version " in message
-    assert r.content.startswith(b"0\t0\n1\t0\n")
+    for params in ({}, {"http_write_exception_in_output_format": "1"}):
+        r = requests.post(f"http://127.0.0.1:{server.port}/", params=params, data=sql)
+        assert r.status_code == 200
+        tag = r.headers["X-ClickHouse-Exception-Tag"]
+        assert re.fullmatch(r"[a-z0-9]{16}", tag), tag
+        m = re.search(rb"\r\n__exception__\r\n([a-z0-9]{16})\r\n(.*)\r\n(\d+) ([a-z0-9]{16})\r\n"
+                      rb"__exception__\r\n$", r.content, re.S)
+        assert m, r.content[-300:]
+        assert m.group(1).decode() == tag and m.group(4).decode() == tag
+        message = m.group(2)
+        assert int(m.group(3)) == len(message)
+        assert message.startswith(b"Code: 395. DB::Exception: ") and b"(version " in message
+        assert r.content.startswith(b"0\t0\n1\t0\n")
     other = requests.post(f"http://127.0.0.1:{server.port}/", data=b"SELECT 1")
     assert other.headers["X-ClickHouse-Exception-Tag"] != tag  # one per response
-    r = requests.post(f"http://127.0.0.1:{server.port}/",
-                      params={"http_write_exception_in_output_format": "1"}, data=sql)
-    assert "X-ClickHouse-Exception-Tag" not in r.headers
-    assert re.search(rb"\nCode: 395\. DB::Exception: [^\n]*\n$", r.content), r.content[-200:]
+
+
+def test_error_after_the_head_ends_json_formats(server):
+    """http_write_exception_in_output_format=1 (ClickHouse's default): a
+    JSON format whose rows were already sent ends its output validly with
+    the exception: JSON/JSONStrings/JSONCompact close the document with
+    "rows" and "exception", JSONEachRow adds a last {"exception": ...}
+    line, JSONCompactEachRow a last ["..."] line. With 0 they are framed
+    like any other format."""
+    import json
+    import re
+    sql = "SELECT number, throwIf(number = 1500000) AS t FROM numbers(2000000) FORMAT "
+    url = f"http://127.0.0.1:{server.port}/"
+    for fmt in ("JSON", "JSONStrings", "JSONCompact"):
+        r = requests.post(url, data=(sql + fmt).encode())
+        assert r.status_code == 200
+        doc = json.loads(r.content)
+        assert doc["exception"].startswith("Code: 395. DB::Exception: "), fmt
+        assert doc["rows"] == len(doc["data"]) > 0 and "statistics" not in doc, fmt
+        assert b"__exception__" not in r.content
+    r = requests.post(url, data=(sql + "JSONEachRow").encode())
+    lines = r.content.decode().splitlines()
+    assert json.loads(lines[0]) == {"number": "0", "t": 0}
+    assert list(json.loads(lines[-1])) == ["exception"]
+    assert json.loads(lines[-1])["exception"].startswith("Code: 395. DB::Exception: ")
+    assert r.content.endswith(b"}\n") and len(lines) > 100000
+    r = requests.post(url, data=(sql + "JSONCompactEachRow").encode())
+    last = json.loads(r.content.decode().splitlines()[-1])
+    assert len(last) == 1 and last[0].startswith("Code: 395. DB::Exception: ")
+    r = requests.post(url, params={"http_write_exception_in_output_format": "0"},
+                      data=(sql + "JSONEachRow").encode())
+    assert re.search(rb"\r\n__exception__\r\n[a-z0-9]{16}\r\nCode: 395\. ", r.content)
 
 
 def test_sessions_keep_settings_and_database(server):
