@@ -436,8 +436,12 @@ static int insert_value(sql_query *q, const insert_input *in, ty_column *col, co
      * ClickHouse's Values reader: -0 stays -0.0, 1e300 stays exact. */
     const sql_node *lit = expr->kind == SQL_UNARY && expr->unary.op == SQL_OP_NEG ? expr->unary.operand : expr;
     const ty_type *ct = ty_type_strip_nullable(col->type);
-    if (lit->kind == SQL_LITERAL && (lit->literal.kind == SQL_LIT_UINT || lit->literal.kind == SQL_LIT_FLOAT) &&
-        (exec_type_is_float(ct) || exec_type_is_integer(ct) || ct->kind == TY_DECIMAL)) {
+    /* So does an array literal into an Array (its elements then keep
+     * their own text: [0.1] into Array(Decimal) stays exact). */
+    bool composite = ct->kind == TY_ARRAY && lit->kind == SQL_ARRAY;
+    if (composite || (lit->kind == SQL_LITERAL &&
+                      (lit->literal.kind == SQL_LIT_UINT || lit->literal.kind == SQL_LIT_FLOAT) &&
+                      (exec_type_is_float(ct) || exec_type_is_integer(ct) || ct->kind == TY_DECIMAL))) {
         while (len > 0 && (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r')) {
             text++;
             len--;
@@ -474,8 +478,21 @@ static int insert_value(sql_query *q, const insert_input *in, ty_column *col, co
         } else {
             exec_expr *cast;
             rc = exec_expr_cast(&q->builder, e, col->type, &cast, err);
-            if (rc == 0 && cast->kind == EXEC_EXPR_CONST) rc = ty_column_append_from(col, cast->constant, 0, err);
-            else if (rc == 0) rc = MU_ERR(err, MU_EINTERNAL, "cast of a constant is not constant");
+            if (rc == 0 && cast->kind != EXEC_EXPR_CONST)
+                rc = MU_ERR(err, MU_EINTERNAL, "cast of a constant is not constant");
+            if (rc == 0 && ty_type_equal(cast->constant->type, col->type)) {
+                rc = ty_column_append_from(col, cast->constant, 0, err);
+            } else if (rc == 0) {
+                /* The cast's type lacks a LowCardinality of the column's
+                 * (the functions work on plain values): through its text. */
+                mu_buf text_form;
+                mu_buf_init(&text_form, 0);
+                rc = ty_column_render_text(cast->constant, 0, 0, &text_form, err);
+                if (rc == 0)
+                    rc = ty_column_append_text(col, (const char *)text_form.data,
+                                               text_form.length_bytes, err);
+                mu_buf_deinit(&text_form);
+            }
         }
     }
     if (rc != 0)
