@@ -13,6 +13,10 @@ int fmt__write_json_each_row(const ty_batch *batch, unsigned flags, mu_buf *out,
 int fmt__write_rows_flags(fmt_kind kind, const ty_batch *batch, unsigned flags, mu_buf *out,
                           mu_err *err);
 
+/* escape.c: ClickHouse's TSV escaping and the inside of a JSON string. */
+int fmt__tsv_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err);
+int fmt__json_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err);
+
 /* ---- writers: one vtable per family, in its own file ------------------ */
 
 /* The writer object every family shares. state is the family's own. */

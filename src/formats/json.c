@@ -40,51 +40,9 @@ static bool fj_is_document(fmt_kind kind) {
 /* Escaping and UTF-8 repair                                           */
 /* ------------------------------------------------------------------ */
 
-/* Appends s as the inside of a JSON string with ClickHouse's escaping
- * (writeJSONString): \" \\ \/ \b \f \n \r \t, other bytes below 0x20 as
- * \u00XX, U+2028 and U+2029 as \u2028 and \u2029; other bytes as they are. */
-static int fj_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
-    static const char hex[] = "0123456789ABCDEF";
-    int rc = mu_buf_reserve(out, n, err);
-    size_t from = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        uint8_t ch = s[i];
-        char esc = 0;
-        switch (ch) {
-        case '"': esc = '"'; break;
-        case '\\': esc = '\\'; break;
-        case '/': esc = '/'; break;
-        case '\b': esc = 'b'; break;
-        case '\f': esc = 'f'; break;
-        case '\n': esc = 'n'; break;
-        case '\r': esc = 'r'; break;
-        case '\t': esc = 't'; break;
-        default: break;
-        }
-        bool line_sep = ch == 0xE2 && i + 2 < n && s[i + 1] == 0x80 &&
-                        (s[i + 2] == 0xA8 || s[i + 2] == 0xA9);
-        if (esc == 0 && ch >= 0x20 && !line_sep) continue;
-        rc = mu_buf_append(out, s + from, i - from, err);
-        if (rc != 0) break;
-        if (esc != 0) {
-            char pair[2] = {'\\', esc};
-            rc = mu_buf_append(out, pair, 2, err);
-        } else if (line_sep) {
-            rc = mu_buf_append_str(out, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", err);
-            i += 2;
-        } else {
-            char u[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
-            rc = mu_buf_append(out, u, 6, err);
-        }
-        from = i + 1;
-    }
-    if (rc == 0) rc = mu_buf_append(out, s + from, n - from, err);
-    return rc;
-}
-
 static int fj_string(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
     int rc = mu_buf_append_u8(out, '"', err);
-    if (rc == 0) rc = fj_escape(s, n, out, err);
+    if (rc == 0) rc = fmt__json_escape(s, n, out, err);
     if (rc == 0) rc = mu_buf_append_u8(out, '"', err);
     return rc;
 }
@@ -325,7 +283,7 @@ static int fj_state_create(fmt_writer *w, const ty_batch *schema, mu_err *err) {
         if (st->column_text) mu_buf_init(&st->column_text[i], 0);
         const char *name = schema->names[i];
         mu_buf_clear(&st->scratch);
-        rc = fj_escape((const uint8_t *)name, strlen(name), &st->scratch, err);
+        rc = fmt__json_escape((const uint8_t *)name, strlen(name), &st->scratch, err);
         if (rc == 0) rc = mu_buf_append_u8(&st->scratch, 0, err);
         if (rc != 0) break;
         st->names[i] = malloc(st->scratch.length_bytes);

@@ -9,47 +9,12 @@
 
 #include <string.h>
 
-/* The escape letter of each byte JSON escapes as a pair, 'u' for the
- * other control bytes (\u00XX), else 0. */
-static const char fj_escapes[256] = {
-    [0x00] = 'u', [0x01] = 'u', [0x02] = 'u', [0x03] = 'u', [0x04] = 'u', [0x05] = 'u',
-    [0x06] = 'u', [0x07] = 'u', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', [0x0B] = 'u',
-    ['\f'] = 'f', ['\r'] = 'r', [0x0E] = 'u', [0x0F] = 'u', [0x10] = 'u', [0x11] = 'u',
-    [0x12] = 'u', [0x13] = 'u', [0x14] = 'u', [0x15] = 'u', [0x16] = 'u', [0x17] = 'u',
-    [0x18] = 'u', [0x19] = 'u', [0x1A] = 'u', [0x1B] = 'u', [0x1C] = 'u', [0x1D] = 'u',
-    [0x1E] = 'u', [0x1F] = 'u', ['"'] = '"', ['\\'] = '\\', ['/'] = '/',
-    [0xE2] = 'E', /* maybe U+2028 / U+2029 */
-};
-
 /* Appends s as a JSON string with ClickHouse's escaping. Bytes are passed
- * through otherwise (no UTF-8 validation in JSONEachRow). Speed: runs
- * without an escaped byte are copied whole. */
+ * through otherwise (no UTF-8 validation in JSONEachRow). */
 static int fj_string(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
-    static const char hex[] = "0123456789ABCDEF";
     int rc = mu_buf_reserve(out, n + 2, err);
     if (rc == 0) rc = mu_buf_append_u8(out, '"', err);
-    size_t from = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        char esc = fj_escapes[s[i]];
-        if (esc == 0) continue;
-        bool line_sep = esc == 'E' && i + 2 < n && s[i + 1] == 0x80 &&
-                        (s[i + 2] == 0xA8 || s[i + 2] == 0xA9);
-        if (esc == 'E' && !line_sep) continue;
-        rc = mu_buf_append(out, s + from, i - from, err);
-        if (rc != 0) break;
-        if (line_sep) {
-            rc = mu_buf_append_str(out, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", err);
-            i += 2;
-        } else if (esc == 'u') {
-            char u[6] = {'\\', 'u', '0', '0', hex[s[i] >> 4], hex[s[i] & 15]};
-            rc = mu_buf_append(out, u, 6, err);
-        } else {
-            char pair[2] = {'\\', esc};
-            rc = mu_buf_append(out, pair, 2, err);
-        }
-        from = i + 1;
-    }
-    if (rc == 0) rc = mu_buf_append(out, s + from, n - from, err);
+    if (rc == 0) rc = fmt__json_escape(s, n, out, err);
     if (rc == 0) rc = mu_buf_append_u8(out, '"', err);
     return rc;
 }

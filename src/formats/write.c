@@ -80,28 +80,6 @@ static bool fmt_is_csv(fmt_kind kind) {
 }
 
 /* The escape letter of each byte TabSeparated escapes, else 0. */
-static const char fmt_tsv_escapes[256] = {
-    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
-    ['\0'] = '0', ['\\'] = '\\', ['\''] = '\'',
-};
-
-/* Appends s with ClickHouse's TSV escaping. Speed: runs without an
- * escaped byte are copied whole. */
-static int fmt_tsv_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
-    int rc = mu_buf_reserve(out, n, err);
-    size_t from = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        char esc = fmt_tsv_escapes[s[i]];
-        if (esc == 0) continue;
-        char pair[2] = {'\\', esc};
-        rc = mu_buf_append(out, s + from, i - from, err);
-        if (rc == 0) rc = mu_buf_append(out, pair, 2, err);
-        from = i + 1;
-    }
-    if (rc == 0) rc = mu_buf_append(out, s + from, n - from, err);
-    return rc;
-}
-
 /* Appends s double-quoted with "" doubling. */
 static int fmt_csv_quote(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
     int rc = mu_buf_append_u8(out, '"', err);
@@ -150,7 +128,7 @@ static int fmt_write_value(fmt_kind kind, const ty_column *c, uint32_t row, unsi
         size_t n = 0;
         const uint8_t *bytes = ty_column_row_bytes(c, row, &n);
         if (kind == FMT_TSV_RAW) return mu_buf_append(out, bytes, n, err);
-        if (!fmt_is_csv(kind)) return fmt_tsv_escape(bytes, n, out, err);
+        if (!fmt_is_csv(kind)) return fmt__tsv_escape(bytes, n, out, err);
         return fmt_csv_quote(bytes, n, out, err);
     }
     mu_buf_clear(scratch);
@@ -158,7 +136,7 @@ static int fmt_write_value(fmt_kind kind, const ty_column *c, uint32_t row, unsi
     if (rc != 0) return rc;
     if (kind == FMT_TSV_RAW) return mu_buf_append(out, scratch->data, scratch->length_bytes, err);
     if (!fmt_is_csv(kind) && !fmt_is_composite(c->type))
-        return fmt_tsv_escape(scratch->data, scratch->length_bytes, out, err);
+        return fmt__tsv_escape(scratch->data, scratch->length_bytes, out, err);
     if (!fmt_is_csv(kind)) return mu_buf_append(out, scratch->data, scratch->length_bytes, err);
     if (fmt_csv_bare(c->type))
         return mu_buf_append(out, scratch->data, scratch->length_bytes, err);
@@ -179,7 +157,7 @@ static int fmt_header_line(fmt_kind kind, const ty_batch *batch, bool types, mu_
         if (csv)
             rc = fmt_csv_quote(scratch->data, scratch->length_bytes, out, err);
         else
-            rc = fmt_tsv_escape(scratch->data, scratch->length_bytes, out, err);
+            rc = fmt__tsv_escape(scratch->data, scratch->length_bytes, out, err);
     }
     if (rc == 0) rc = mu_buf_append_u8(out, '\n', err);
     return rc;

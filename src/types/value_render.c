@@ -52,10 +52,38 @@ static size_t vr_float_layout(bool negative, const char *digits, int k, int n, c
     return o;
 }
 
+static size_t vr_u64(uint64_t v, char *out);
+
+/* Speed: most doubles in tables are short decimals (12.345). The smallest
+ * d in 1..15 for which m = |value| * 10^d is an integer below 2^52 and
+ * m / 10^d (both exact, the quotient correctly rounded) reads back as
+ * value gives its shortest form: below 2^52 one step of 10^-d is more
+ * than an ulp of value, so no other d-place decimal rounds to it, and a
+ * shorter form would need fewer places. Fills digits (no trailing zeros)
+ * and the exponent of the first digit; false when no such d exists. */
+static bool vr_float_short_decimal(double a, char *digits, int *k_out, int *exponent10) {
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    for (int d = 1; d <= 15; d++) {
+        double m = a * p10[d];
+        if (m >= 4503599627370496.0) return false; /* 2^52 */
+        if (m < 1 || m != floor(m) || m / p10[d] != a) continue;
+        int k = (int)vr_u64((uint64_t)m, digits);
+        *exponent10 = k - 1 - d;
+        while (k > 1 && digits[k - 1] == '0') k--;
+        *k_out = k;
+        return true;
+    }
+    return false;
+}
+
 /* Finds the fewest significant digits (1..max_digits) whose correctly
  * rounded decimal reads back to `value`, then lays them out. */
 static size_t vr_float_shortest(double value, bool is_float32, char *out) {
     char text[48], digits[24];
+    int fast_k, fast_exponent;
+    if (!is_float32 && vr_float_short_decimal(fabs(value), digits, &fast_k, &fast_exponent))
+        return vr_float_layout(signbit(value) != 0, digits, fast_k, fast_exponent + 1, out);
     int max_digits = is_float32 ? 9 : 17;
     /* Speed: start at 15 digits (6 for Float32). A value whose shortest
      * round-trip form S has at most that many digits rounds to S at that

@@ -89,6 +89,89 @@ static void test_strings(void **state) {
     ty_batch_destroy(z);
 }
 
+/* The escapers scan 16 bytes at a time: every escaped byte at every
+ * position of strings of 0..80 bytes, checked against a byte-by-byte
+ * rendering of ClickHouse's rules (TSV here; JSON in JSONEachRow). */
+static size_t ref_tsv(const uint8_t *s, size_t n, char *out) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *e = NULL;
+        switch (s[i]) {
+        case '\b': e = "\\b"; break;
+        case '\f': e = "\\f"; break;
+        case '\n': e = "\\n"; break;
+        case '\r': e = "\\r"; break;
+        case '\t': e = "\\t"; break;
+        case 0: e = "\\0"; break;
+        case '\\': e = "\\\\"; break;
+        case '\'': e = "\\'"; break;
+        default: out[o++] = (char)s[i]; continue;
+        }
+        memcpy(out + o, e, 2);
+        o += 2;
+    }
+    return o;
+}
+
+static size_t ref_json(const uint8_t *s, size_t n, char *out) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        if (c == 0xE2 && i + 2 < n && s[i + 1] == 0x80 && (s[i + 2] == 0xA8 || s[i + 2] == 0xA9)) {
+            o += (size_t)sprintf(out + o, "\\u%s", s[i + 2] == 0xA8 ? "2028" : "2029");
+            i += 2;
+        } else if (c == '"' || c == '\\' || c == '/') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') {
+            out[o++] = '\\';
+            out[o++] = c == '\b' ? 'b' : c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+        } else if (c < 0x20) {
+            o += (size_t)sprintf(out + o, "\\u%04X", c);
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    return o;
+}
+
+static void test_escaping_at_every_offset(void **state) {
+    (void)state;
+    static const uint8_t alphabet[] = {'a', 'b', 'z', ' ', '"', '\'', '\\', '/', '\t', '\n',
+                                       '\r', '\b', '\f', 0, 1, 0x0B, 0x1F, 0x7F, 0xC3, 0xA9,
+                                       0xE2, 0x80, 0xA8, 0xA9, 0xFF};
+    uint32_t seed = 12345;
+    mu_err err;
+    for (int round = 0; round < 3000; round++) {
+        uint8_t s[80];
+        size_t n = (size_t)round % 81;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            /* mostly plain letters, so runs of 16 without an escape happen */
+            s[i] = (seed >> 16) % 4 != 0 ? (uint8_t)('a' + (seed >> 20) % 26)
+                                          : alphabet[(seed >> 20) % sizeof(alphabet)];
+            if ((seed >> 8) % 17 == 0 && i + 2 < n) { /* a whole U+2028 / U+2029 */
+                s[i] = 0xE2;
+                s[i + 1] = 0x80;
+                s[i + 2] = (seed >> 12) & 1 ? 0xA8 : 0xA9;
+                i += 2;
+            }
+        }
+        ty_batch *b = fu_batch(1, (const char *[]){"s", "String"});
+        assert_int_equal(ty_column_append_bytes(b->columns[0], s, n, &err), 0);
+        assert_int_equal(ty_batch_seal(b, &err), 0);
+        char want[80 * 6 + 16];
+        size_t w = ref_tsv(s, n, want);
+        want[w++] = '\n';
+        fu_expect_n("TSV", b, want, w);
+        w = (size_t)sprintf(want, "{\"s\":\"");
+        w += ref_json(s, n, want + w);
+        memcpy(want + w, "\"}\n", 3);
+        fu_expect_n("JSONEachRow", b, want, w + 3);
+        ty_batch_destroy(b);
+    }
+}
+
 static void test_dates_and_more(void **state) {
     (void)state;
     const char *nt[] = {"d", "Date", "t", "DateTime('Asia/Tokyo')", "t64",
@@ -156,6 +239,7 @@ int main(void) {
         cmocka_unit_test(test_bad_kind),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_escaping_at_every_offset),
         cmocka_unit_test(test_dates_and_more),
         cmocka_unit_test(test_composites),
         cmocka_unit_test(test_headers_and_selection),
