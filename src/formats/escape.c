@@ -65,24 +65,39 @@ static size_t esc_next(const uint8_t *s, size_t i, size_t n, const char *table, 
 }
 
 int fmt__tsv_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
-    int rc = mu_buf_reserve(out, n, err);
+    /* Speed: room for the worst case (every byte escaped) once, then
+     * plain stores. */
+    size_t worst;
+    if (n == 0) return 0;
+    if (!mu_size_mul(n, 2, &worst)) return MU_ERR(err, MU_ETOO_LARGE, "string too long to escape");
+    int rc = mu_buf_reserve(out, worst, err);
+    if (rc != 0) return rc;
+    uint8_t *o = out->data + out->length_bytes;
     size_t from = 0;
-    while (rc == 0) {
+    for (;;) {
         size_t i = esc_next(s, from, n, tsv_escapes, '\r', '\\', '\'', '\\', '\\');
-        rc = mu_buf_append(out, s + from, i - from, err);
-        if (rc != 0 || i == n) break;
-        char pair[2] = {'\\', tsv_escapes[s[i]]};
-        rc = mu_buf_append(out, pair, 2, err);
+        memcpy(o, s + from, i - from);
+        o += i - from;
+        if (i == n) break;
+        o[0] = '\\';
+        o[1] = (uint8_t)tsv_escapes[s[i]];
+        o += 2;
         from = i + 1;
     }
-    return rc;
+    out->length_bytes = (size_t)(o - out->data);
+    return 0;
 }
 
 int fmt__json_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
     static const char hex[] = "0123456789ABCDEF";
-    int rc = mu_buf_reserve(out, n, err);
+    size_t worst;
+    if (n == 0) return 0;
+    if (!mu_size_mul(n, 6, &worst)) return MU_ERR(err, MU_ETOO_LARGE, "string too long to escape");
+    int rc = mu_buf_reserve(out, worst, err);
+    if (rc != 0) return rc;
+    uint8_t *o = out->data + out->length_bytes;
     size_t from = 0, i = 0;
-    while (rc == 0) {
+    for (;;) {
         i = esc_next(s, i, n, json_escapes, 0x1F, '"', '\\', '/', 0xE2);
         char esc = i < n ? json_escapes[s[i]] : 0;
         bool line_sep = esc == 'E' && i + 2 < n && s[i + 1] == 0x80 &&
@@ -91,19 +106,25 @@ int fmt__json_escape(const uint8_t *s, size_t n, mu_buf *out, mu_err *err) {
             i++;
             continue;
         }
-        rc = mu_buf_append(out, s + from, i - from, err);
-        if (rc != 0 || i == n) break;
+        memcpy(o, s + from, i - from);
+        o += i - from;
+        if (i == n) break;
         if (line_sep) {
-            rc = mu_buf_append_str(out, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", err);
+            memcpy(o, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+            o += 6;
             i += 2;
         } else if (esc == 'u') {
-            char u[6] = {'\\', 'u', '0', '0', hex[s[i] >> 4], hex[s[i] & 15]};
-            rc = mu_buf_append(out, u, 6, err);
+            memcpy(o, "\\u00", 4);
+            o[4] = (uint8_t)hex[s[i] >> 4];
+            o[5] = (uint8_t)hex[s[i] & 15];
+            o += 6;
         } else {
-            char pair[2] = {'\\', esc};
-            rc = mu_buf_append(out, pair, 2, err);
+            o[0] = '\\';
+            o[1] = (uint8_t)esc;
+            o += 2;
         }
         from = i = i + 1;
     }
-    return rc;
+    out->length_bytes = (size_t)(o - out->data);
+    return 0;
 }
