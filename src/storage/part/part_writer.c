@@ -7,13 +7,40 @@
  * blocks are in its column's output before its mark is recorded; nothing
  * is fsynced before finish, and the manifest is written last, after every
  * other file is synced. State: OPEN --error--> FAILED; OPEN --finish-->
- * FINISHED. Only OPEN accepts appends.
+ * FINISHED. Only OPEN accepts appends. An append of several full granules
+ * encodes them on worker threads (writer_run); only the calling thread
+ * writes, in granule order, so the files are the bytes a serial write makes.
  */
 #include "storage/part/part_int.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Threads that encode an append: WRITER_THREADS_ENV if it is a number in
+ * 1..WRITER_THREADS_MAX (1 = the serial path, for tests and debugging),
+ * else the online CPUs, at most WRITER_THREADS_DEFAULT_MAX. */
+#define WRITER_THREADS_ENV "MUSCLES_PART_WRITE_THREADS"
+#define WRITER_THREADS_DEFAULT_MAX 8u
+#define WRITER_THREADS_MAX 64u
+/* A task is one column's granules: as few as hold WRITER_TASK_ROWS_MIN rows,
+ * at most WRITER_TASK_GRANULES_MAX, so that one heavy column (long strings)
+ * is spread over the threads while the lock is still taken rarely. A wave
+ * is WRITER_WAVE_GRANULES granules of every column. Encoded bytes are held
+ * for at most WRITER_WAVES_IN_FLIGHT waves, which bounds a run's memory
+ * (speed traded for memory: more waves in flight keep threads busier). */
+#define WRITER_TASK_ROWS_MIN 8192u
+#define WRITER_TASK_GRANULES_MAX 8u
+#define WRITER_WAVE_GRANULES 64u
+#define WRITER_WAVES_IN_FLIGHT 2u
+/* Fails the encoding of a granule (tests of the worker error path). */
+#define WRITER_FP_ENCODE "part.encode"
+
+_Static_assert(WRITER_WAVE_GRANULES % WRITER_TASK_GRANULES_MAX == 0,
+               "a full wave is whole tasks of any power-of-two size up to the maximum");
 
 typedef struct writer_column {
     part__column def;         /* name and type are the schema's (borrowed) */
@@ -46,7 +73,8 @@ struct part_writer {
     ty_column **previous_key; /* [key]: the last appended row, for the order check */
     const ty_column **pending_list; /* [column]: the pending columns, as granule input */
     bool has_previous;
-    part__encoder encoder;
+    part__encoder encoder;    /* the calling thread's; raw_bytes counts every thread's */
+    uint32_t thread_count;    /* encoding threads of an append, 1 = serial */
     enum writer_state state;
     uint64_t written_bytes;
 };
@@ -179,6 +207,19 @@ static int writer_create_files(part_writer *w, mu_err *err) {
     return rc;
 }
 
+static uint32_t writer_thread_count(void) {
+    const char *text = getenv(WRITER_THREADS_ENV);
+    if (text != NULL) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long n = strtoul(text, &end, 10);
+        if (errno == 0 && end != text && *end == '\0' && n >= 1 && n <= WRITER_THREADS_MAX)
+            return (uint32_t)n;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : (uint32_t)MU_MIN((unsigned long)cpus, WRITER_THREADS_DEFAULT_MAX);
+}
+
 int part_writer_open(part_writer **writer_out, const char *tmp_dir, const part_schema *schema,
                      mu_mem_tracker *tracker, mu_err *err) {
     MU_ASSERT(writer_out != NULL && tmp_dir != NULL && schema != NULL);
@@ -191,6 +232,7 @@ int part_writer_open(part_writer **writer_out, const char *tmp_dir, const part_s
     mu_buf_init(&w->keys, PART_MARKS_BYTES_MAX);
     mu_buf_init(&w->last_key, PART_MANIFEST_BYTES_MAX);
     part__encoder_init(&w->encoder);
+    w->thread_count = writer_thread_count();
     w->dir = strdup(tmp_dir);
     int rc = w->dir != NULL ? 0 : MU_ERR(err, MU_ENOMEM, "part writer: out of memory");
     if (rc == 0) rc = writer_set_schema(w, schema, err);
@@ -254,46 +296,87 @@ static int writer_check_input(part_writer *w, const ty_column *const *columns, u
     return writer_check_order(w, columns, from, count, err);
 }
 
-static int writer_flush_column(part_writer *w, writer_column *c, mu_err *err) {
-    if (c->out.length_bytes == 0) return 0;
-    int rc = io_write_all(c->file, c->out.data, c->out.length_bytes, PART_FP_WRITE, err);
+/* Writes bytes at the end of c's file (after c->out, which must be empty). */
+static int writer_write_column(part_writer *w, writer_column *c, const uint8_t *data,
+                               size_t bytes, mu_err *err) {
+    MU_ASSERT(c->out.length_bytes == 0 || data == c->out.data);
+    if (bytes == 0) return 0;
+    int rc = io_write_all(c->file, data, bytes, PART_FP_WRITE, err);
     if (rc != 0) return rc;
-    c->file_crc = mu_crc32c(c->file_crc, c->out.data, c->out.length_bytes);
-    c->flushed_bytes += c->out.length_bytes;
-    w->written_bytes += c->out.length_bytes;
-    mu_buf_clear(&c->out);
+    c->file_crc = mu_crc32c(c->file_crc, data, bytes);
+    c->flushed_bytes += bytes;
+    w->written_bytes += bytes;
     return 0;
+}
+
+static int writer_flush_column(part_writer *w, writer_column *c, mu_err *err) {
+    int rc = writer_write_column(w, c, c->out.data, c->out.length_bytes, err);
+    if (rc == 0) mu_buf_clear(&c->out);
+    return rc;
+}
+
+/* Appends encoded granules to c's output; once flush_bytes are pending they
+ * are written, a large run of them straight from data. */
+static int writer_column_put(part_writer *w, writer_column *c, const uint8_t *data,
+                             size_t bytes, mu_err *err) {
+    if (c->out.length_bytes + bytes < w->flush_bytes)
+        return mu_buf_append(&c->out, data, bytes, err);
+    int rc = writer_flush_column(w, c, err);
+    return rc ? rc : writer_write_column(w, c, data, bytes, err);
+}
+
+/* Appends the blocks of one column's rows [from, from + count) to out and
+ * describes them: their size and crc32c. Safe on any thread with its own
+ * encoder and out: it only reads c and source. */
+static int writer_encode_granule(part__encoder *e, const writer_column *c,
+                                 const ty_column *source, uint32_t from, uint32_t count,
+                                 mu_buf *out, uint32_t *size_out, uint32_t *crc_out,
+                                 mu_err *err) {
+    int injected = MU_FAILPOINT(WRITER_FP_ENCODE);
+    if (injected != 0) {
+        injected = injected > 0 ? injected : EIO;
+        return MU_ERR_SYS(err, mu_code_from_errno(injected, MU_EIO), injected,
+                          "part writer: column %.100s: injected encode failure", c->def.name);
+    }
+    size_t start = out->length_bytes;
+    int rc = part__granule_encode(e, source, &c->def.codec, &c->aux, from, count, out, err);
+    if (rc != 0) return rc;
+    size_t size = out->length_bytes - start;
+    if (size > UINT32_MAX)
+        return MU_ERR(err, MU_ETOO_LARGE, "part writer: column %.100s granule of %zu bytes",
+                      c->def.name, size);
+    *size_out = (uint32_t)size;
+    *crc_out = mu_crc32c(0, out->data + start, size);
+    return 0;
+}
+
+static int writer_mark(part_writer *w, uint64_t offset, uint32_t size, uint32_t crc,
+                       mu_err *err) {
+    uint8_t mark[PART__MARK_BYTES];
+    mu_store_u64le(mark, offset);
+    mu_store_u32le(mark + 8, size);
+    mu_store_u32le(mark + 12, crc);
+    return mu_buf_append(&w->marks, mark, sizeof(mark), err);
 }
 
 /* Encodes one column's part of a granule and appends its mark. */
 static int writer_granule_column(part_writer *w, writer_column *c, const ty_column *source,
                                  uint32_t from, uint32_t count, mu_err *err) {
     size_t start = c->out.length_bytes;
-    int rc = part__granule_encode(&w->encoder, source, &c->def.codec, &c->aux, from, count,
-                                  &c->out, err);
-    if (rc != 0) return rc;
-    size_t size = c->out.length_bytes - start;
-    if (size > UINT32_MAX)
-        return MU_ERR(err, MU_ETOO_LARGE, "part writer: column %.100s granule of %zu bytes",
-                      c->def.name, size);
-    uint8_t mark[PART__MARK_BYTES];
-    mu_store_u64le(mark, c->flushed_bytes + start);
-    mu_store_u32le(mark + 8, (uint32_t)size);
-    mu_store_u32le(mark + 12, mu_crc32c(0, c->out.data + start, size));
-    rc = mu_buf_append(&w->marks, mark, sizeof(mark), err);
+    uint32_t size = 0, crc = 0;
+    int rc = writer_encode_granule(&w->encoder, c, source, from, count, &c->out, &size, &crc,
+                                   err);
+    if (rc == 0) rc = writer_mark(w, c->flushed_bytes + start, size, crc, err);
     if (rc == 0 && c->def.minmax) rc = part__minmax_granule(&c->minmax, source, from, count, err);
     if (rc == 0 && c->out.length_bytes >= w->flush_bytes) rc = writer_flush_column(w, c, err);
     return rc;
 }
 
-static int writer_granule(part_writer *w, const ty_column *const *columns, uint32_t from,
-                          uint32_t count, mu_err *err) {
-    MU_ASSERT(count > 0 && count <= w->granularity);
-    int rc = mu_buf_append_u32le(&w->marks, count, err);
-    for (uint32_t i = 0; rc == 0 && i < w->column_count; i++)
-        rc = writer_granule_column(w, &w->columns[i], columns[i], from, count, err);
+/* Ends a granule whose marks are recorded: its first key, the counts. */
+static int writer_granule_end(part_writer *w, const ty_column *const *columns, uint32_t from,
+                              uint32_t count, mu_err *err) {
     size_t at = w->keys.length_bytes;
-    if (rc == 0) rc = mu_buf_append_u32le(&w->keys, 0, err); /* key length, patched */
+    int rc = mu_buf_append_u32le(&w->keys, 0, err); /* key length, patched */
     for (uint32_t k = 0; rc == 0 && k < w->key_count; k++)
         rc = part__value_encode(columns[w->key_columns[k]], from, &w->keys, err);
     if (rc != 0) return rc;
@@ -305,6 +388,15 @@ static int writer_granule(part_writer *w, const ty_column *const *columns, uint3
     return 0;
 }
 
+static int writer_granule(part_writer *w, const ty_column *const *columns, uint32_t from,
+                          uint32_t count, mu_err *err) {
+    MU_ASSERT(count > 0 && count <= w->granularity);
+    int rc = mu_buf_append_u32le(&w->marks, count, err);
+    for (uint32_t i = 0; rc == 0 && i < w->column_count; i++)
+        rc = writer_granule_column(w, &w->columns[i], columns[i], from, count, err);
+    return rc ? rc : writer_granule_end(w, columns, from, count, err);
+}
+
 static int writer_granule_from_pending(part_writer *w, mu_err *err) {
     int rc = writer_granule(w, w->pending_list, 0, w->pending_rows, err);
     for (uint32_t i = 0; rc == 0 && i < w->column_count; i++)
@@ -313,13 +405,322 @@ static int writer_granule_from_pending(part_writer *w, mu_err *err) {
     return rc;
 }
 
-/* Full granules straight from the caller's columns; the rest through the
- * pending copy. */
+/* ------------------------------------------------------------------ */
+/* Parallel encode                                                     */
+/* ------------------------------------------------------------------ */
+
+/* A run encodes full granules [0, granule_count) of one append, granule g
+ * being rows from + g * granularity. Its tasks are numbered wave by wave,
+ * within a wave column by column, each column's in granule order. Worker
+ * threads (writer_helper_main) and the calling thread take tasks in that
+ * order; a task of wave k may start once waves_placed > k -
+ * WRITER_WAVES_IN_FLIGHT, so it reuses the slot of a placed wave. The
+ * calling thread alone places waves (writer_place_wave): bytes, minmax
+ * entries, marks and keys in exactly the serial writer's order. */
+typedef struct writer_task {
+    uint32_t column;
+    uint32_t first;                          /* granule index in the run */
+    uint32_t count;                          /* 1..run->task_granules granules */
+    uint64_t file_offset;                    /* of bytes in the column's file, once placed */
+    mu_buf bytes;                            /* the granules' blocks, back to back */
+    mu_buf minmax;                           /* their minmax entries, if the column has them */
+    size_t at[WRITER_TASK_GRANULES_MAX];     /* each granule's offset in bytes */
+    uint32_t size[WRITER_TASK_GRANULES_MAX]; /* its size and crc32c, as in its mark */
+    uint32_t crc[WRITER_TASK_GRANULES_MAX];
+} writer_task;
+
+typedef struct writer_run {
+    part_writer *w;
+    const ty_column *const *columns;
+    uint32_t from;
+    uint32_t granule_count;
+    uint32_t task_granules;   /* see writer_task_granules */
+    uint32_t wave_count;
+    uint64_t wave_tasks;      /* tasks of a full wave (every wave but the last) */
+    uint64_t task_count;
+    writer_task *tasks;       /* [slot * wave_tasks + i]: wave k in slot k % IN_FLIGHT */
+    pthread_mutex_t lock;     /* guards the fields below, not the tasks */
+    pthread_cond_t wave_done; /* a wave's last task finished, or stop */
+    pthread_cond_t slot_free; /* waves_placed grew, or stop */
+    uint64_t next_task;
+    uint32_t waves_placed;
+    uint64_t finished[WRITER_WAVES_IN_FLIGHT]; /* tasks done of the wave in each slot */
+    bool stop;                /* a task or a placement failed: take no more tasks */
+    int rc;                   /* the failed task with the lowest index, or 0 */
+    uint64_t failed_task;
+    mu_err err;
+} writer_run;
+
+typedef struct writer_helper {
+    writer_run *run;
+    part__encoder encoder;
+} writer_helper;
+
+/* Granules per task: a power of two, so that it divides a wave. */
+static uint32_t writer_task_granules(const part_writer *w) {
+    uint32_t granules = 1;
+    while (granules < WRITER_TASK_GRANULES_MAX &&
+           (uint64_t)granules * w->granularity < WRITER_TASK_ROWS_MIN)
+        granules *= 2;
+    return granules;
+}
+
+static uint32_t run_wave_granules(const writer_run *run, uint32_t wave) {
+    return MU_MIN(WRITER_WAVE_GRANULES, run->granule_count - wave * WRITER_WAVE_GRANULES);
+}
+
+static uint32_t run_tasks_per_column(const writer_run *run, uint32_t wave) {
+    return (run_wave_granules(run, wave) + run->task_granules - 1) / run->task_granules;
+}
+
+static uint64_t run_wave_tasks(const writer_run *run, uint32_t wave) {
+    return (uint64_t)run->w->column_count * run_tasks_per_column(run, wave);
+}
+
+/* Task index t's slot, filled with its column and granules. */
+static writer_task *run_task(writer_run *run, uint64_t t) {
+    uint32_t wave = (uint32_t)(t / run->wave_tasks);
+    uint64_t i = t % run->wave_tasks;
+    uint32_t per_column = run_tasks_per_column(run, wave);
+    MU_ASSERT(i < run_wave_tasks(run, wave));
+    writer_task *task = &run->tasks[(wave % WRITER_WAVES_IN_FLIGHT) * run->wave_tasks + i];
+    uint32_t chunk = (uint32_t)(i % per_column);
+    task->column = (uint32_t)(i / per_column);
+    task->first = wave * WRITER_WAVE_GRANULES + chunk * run->task_granules;
+    task->count = MU_MIN(run->task_granules,
+                         run_wave_granules(run, wave) - chunk * run->task_granules);
+    return task;
+}
+
+static int writer_task_encode(writer_run *run, writer_task *task, part__encoder *e,
+                              mu_err *err) {
+    const part_writer *w = run->w;
+    const writer_column *c = &w->columns[task->column];
+    const ty_column *source = run->columns[task->column];
+    mu_buf_clear(&task->bytes);
+    mu_buf_clear(&task->minmax);
+    int rc = 0;
+    for (uint32_t g = 0; rc == 0 && g < task->count; g++) {
+        uint32_t from = run->from + (task->first + g) * w->granularity;
+        task->at[g] = task->bytes.length_bytes;
+        rc = writer_encode_granule(e, c, source, from, w->granularity, &task->bytes,
+                                   &task->size[g], &task->crc[g], err);
+        if (rc == 0 && c->def.minmax)
+            rc = part__minmax_granule(&task->minmax, source, from, w->granularity, err);
+    }
+    return rc;
+}
+
+/* Takes the next task and encodes it without the lock (held on entry and
+ * on return); records a failure and stops the run. */
+static void writer_run_one(writer_run *run, part__encoder *e) {
+    uint64_t t = run->next_task++;
+    writer_task *task = run_task(run, t);
+    pthread_mutex_unlock(&run->lock);
+    mu_err err;
+    mu_err_clear(&err);
+    int rc = writer_task_encode(run, task, e, &err);
+    pthread_mutex_lock(&run->lock);
+    uint32_t wave = (uint32_t)(t / run->wave_tasks);
+    if (rc != 0 && (run->rc == 0 || t < run->failed_task)) {
+        run->rc = rc;
+        run->failed_task = t;
+        run->err = err;
+    }
+    if (rc != 0 && !run->stop) {
+        run->stop = true;
+        pthread_cond_broadcast(&run->slot_free);
+    }
+    uint64_t done = ++run->finished[wave % WRITER_WAVES_IN_FLIGHT];
+    if (rc != 0 || done == run_wave_tasks(run, wave)) pthread_cond_broadcast(&run->wave_done);
+}
+
+/* Whether the next task may start now (lock held). */
+static bool writer_run_can_take(const writer_run *run) {
+    return !run->stop && run->next_task < run->task_count &&
+           run->next_task / run->wave_tasks < (uint64_t)run->waves_placed + WRITER_WAVES_IN_FLIGHT;
+}
+
+/* A worker: takes tasks until none are left or the run stops. */
+static void writer_helper_main(void *arg) {
+    writer_helper *helper = arg;
+    writer_run *run = helper->run;
+    pthread_mutex_lock(&run->lock);
+    while (!run->stop && run->next_task < run->task_count) {
+        if (writer_run_can_take(run)) {
+            writer_run_one(run, &helper->encoder);
+        } else {
+            pthread_cond_wait(&run->slot_free, &run->lock);
+        }
+    }
+    pthread_mutex_unlock(&run->lock);
+}
+
+/* The calling thread: takes tasks until every task of `wave` is done.
+ * False if the run stopped. */
+static bool writer_run_wait_wave(writer_run *run, uint32_t wave) {
+    MU_ASSERT(wave < run->wave_count);
+    uint64_t need = run_wave_tasks(run, wave);
+    uint64_t *finished = &run->finished[wave % WRITER_WAVES_IN_FLIGHT];
+    pthread_mutex_lock(&run->lock);
+    while (!run->stop && *finished < need) {
+        if (writer_run_can_take(run)) {
+            writer_run_one(run, &run->w->encoder);
+        } else {
+            pthread_cond_wait(&run->wave_done, &run->lock);
+        }
+    }
+    bool ok = !run->stop;
+    pthread_mutex_unlock(&run->lock);
+    return ok;
+}
+
+/* Writes a finished wave: each column's tasks in granule order (bytes and
+ * minmax entries), then per granule its record of marks and its key. The
+ * workers touch no task of this slot until waves_placed grows. */
+static int writer_place_wave(writer_run *run, uint32_t wave, mu_err *err) {
+    part_writer *w = run->w;
+    uint32_t granules = run_wave_granules(run, wave), per_column = run_tasks_per_column(run, wave);
+    writer_task *tasks = &run->tasks[(wave % WRITER_WAVES_IN_FLIGHT) * run->wave_tasks];
+    MU_ASSERT(wave == run->waves_placed); /* only this thread changes it */
+    MU_ASSERT(w->pending_rows == 0);
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < w->column_count; i++) {
+        writer_column *c = &w->columns[i];
+        for (uint32_t j = 0; rc == 0 && j < per_column; j++) {
+            writer_task *task = &tasks[(size_t)i * per_column + j];
+            MU_ASSERT(task->column == i);
+            MU_ASSERT(task->first == wave * WRITER_WAVE_GRANULES + j * run->task_granules);
+            task->file_offset = c->flushed_bytes + c->out.length_bytes;
+            rc = writer_column_put(w, c, task->bytes.data, task->bytes.length_bytes, err);
+            if (rc == 0 && c->def.minmax)
+                rc = mu_buf_append(&c->minmax, task->minmax.data, task->minmax.length_bytes,
+                                   err);
+        }
+    }
+    for (uint32_t g = 0; rc == 0 && g < granules; g++) {
+        rc = mu_buf_append_u32le(&w->marks, w->granularity, err);
+        for (uint32_t i = 0; rc == 0 && i < w->column_count; i++) {
+            const writer_task *task =
+                &tasks[(size_t)i * per_column + g / run->task_granules];
+            uint32_t k = g % run->task_granules;
+            MU_ASSERT(k < task->count);
+            rc = writer_mark(w, task->file_offset + task->at[k], task->size[k], task->crc[k],
+                             err);
+        }
+        uint32_t from = run->from + (wave * WRITER_WAVE_GRANULES + g) * w->granularity;
+        if (rc == 0) rc = writer_granule_end(w, run->columns, from, w->granularity, err);
+    }
+    return rc;
+}
+
+static int writer_run_init(writer_run *run, part_writer *w, const ty_column *const *columns,
+                           uint32_t from, uint32_t granule_count, mu_err *err) {
+    memset(run, 0, sizeof(*run));
+    run->w = w;
+    run->columns = columns;
+    run->from = from;
+    run->granule_count = granule_count;
+    run->task_granules = writer_task_granules(w);
+    run->wave_count = (granule_count + WRITER_WAVE_GRANULES - 1) / WRITER_WAVE_GRANULES;
+    run->wave_tasks = run_wave_tasks(run, 0);
+    run->task_count = (run->wave_count - 1) * run->wave_tasks +
+                      run_wave_tasks(run, run->wave_count - 1);
+    size_t slots = MU_MIN(run->wave_count, WRITER_WAVES_IN_FLIGHT);
+    run->tasks = calloc(slots * run->wave_tasks, sizeof(*run->tasks));
+    if (run->tasks == NULL) return MU_ERR(err, MU_ENOMEM, "part writer: out of memory");
+    for (size_t i = 0; i < slots * run->wave_tasks; i++) {
+        mu_buf_init(&run->tasks[i].bytes, 0);
+        mu_buf_init(&run->tasks[i].minmax, 0);
+    }
+    pthread_mutex_init(&run->lock, NULL);
+    pthread_cond_init(&run->wave_done, NULL);
+    pthread_cond_init(&run->slot_free, NULL);
+    return 0;
+}
+
+static void writer_run_deinit(writer_run *run) {
+    size_t slots = MU_MIN(run->wave_count, WRITER_WAVES_IN_FLIGHT);
+    for (size_t i = 0; i < slots * run->wave_tasks; i++) {
+        mu_buf_deinit(&run->tasks[i].bytes);
+        mu_buf_deinit(&run->tasks[i].minmax);
+    }
+    free(run->tasks);
+    pthread_cond_destroy(&run->slot_free);
+    pthread_cond_destroy(&run->wave_done);
+    pthread_mutex_destroy(&run->lock);
+}
+
+/* Starts up to `count` workers on the run. Without threads or memory for
+ * them the calling thread encodes alone: slower, never wrong. */
+static mu_pool *writer_start_helpers(writer_run *run, writer_helper *helpers, uint32_t count) {
+    mu_pool *pool = NULL;
+    if (helpers == NULL || count == 0 ||
+        mu_pool_create(&pool, "part-write", count, count, NULL) != 0)
+        return NULL;
+    for (uint32_t i = 0; i < count; i++) {
+        helpers[i].run = run;
+        if (mu_pool_submit(pool, writer_helper_main, &helpers[i], NULL) != 0) break;
+    }
+    return pool;
+}
+
+/* Encodes granule_count >= 2 full granules from row `from` on the calling
+ * thread and thread_count - 1 workers, and places them as writer_granule
+ * would, one after another. */
+static int writer_encode_parallel(part_writer *w, const ty_column *const *columns, uint32_t from,
+                                  uint32_t granule_count, mu_err *err) {
+    MU_ASSERT(w->pending_rows == 0);
+    MU_ASSERT(granule_count >= 2);
+    writer_run run;
+    int rc = writer_run_init(&run, w, columns, from, granule_count, err);
+    if (rc != 0) return rc;
+    uint32_t helper_count = (uint32_t)MU_MIN(w->thread_count - 1, run.task_count - 1);
+    writer_helper *helpers = calloc(MU_MAX(helper_count, 1), sizeof(*helpers));
+    for (uint32_t i = 0; helpers != NULL && i < helper_count; i++)
+        part__encoder_init(&helpers[i].encoder);
+    mu_pool *pool = writer_start_helpers(&run, helpers, helper_count);
+    uint64_t granules_before = w->granule_count;
+    for (uint32_t wave = 0; rc == 0 && wave < run.wave_count; wave++) {
+        if (!writer_run_wait_wave(&run, wave)) break;
+        rc = writer_place_wave(&run, wave, err);
+        pthread_mutex_lock(&run.lock);
+        run.finished[wave % WRITER_WAVES_IN_FLIGHT] = 0;
+        run.waves_placed++;
+        run.stop = run.stop || rc != 0;
+        pthread_cond_broadcast(&run.slot_free);
+        pthread_mutex_unlock(&run.lock);
+    }
+    mu_pool_destroy(pool); /* joins the workers */
+    for (uint32_t i = 0; helpers != NULL && i < helper_count; i++) {
+        w->encoder.raw_bytes += helpers[i].encoder.raw_bytes;
+        part__encoder_deinit(&helpers[i].encoder);
+    }
+    free(helpers);
+    if (rc == 0 && run.rc != 0) {
+        rc = run.rc;
+        if (err != NULL) *err = run.err;
+    }
+    MU_ASSERT(rc != 0 || w->granule_count == granules_before + granule_count);
+    writer_run_deinit(&run);
+    return rc;
+}
+
+/* Full granules straight from the caller's columns (several at once on
+ * the workers when there are enough); the rest through the pending copy. */
 static int writer_cut_granules(part_writer *w, const ty_column *const *columns, uint32_t from,
                                uint32_t count, mu_err *err) {
     int rc = 0;
     while (rc == 0 && count > 0) {
-        if (w->pending_rows == 0 && count >= w->granularity) {
+        uint32_t full = count / w->granularity;
+        if (w->pending_rows == 0 && full >= 2 && w->thread_count > 1 &&
+            (w->column_count > 1 || full > writer_task_granules(w))) {
+            rc = writer_encode_parallel(w, columns, from, full, err);
+            from += full * w->granularity;
+            count -= full * w->granularity;
+            continue;
+        }
+        if (w->pending_rows == 0 && full > 0) {
             rc = writer_granule(w, columns, from, w->granularity, err);
             from += w->granularity;
             count -= w->granularity;

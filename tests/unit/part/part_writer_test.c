@@ -7,7 +7,9 @@
  * applied and recorded; that keys, key range, metadata and file names come
  * out as written; and that bad schemas, bad appends (wrong type, out of
  * range, unsorted), bad metadata, empty parts, an existing directory,
- * abort and close-without-finish are refused or cleaned up.
+ * abort and close-without-finish are refused or cleaned up; and that the
+ * parallel encode (MUSCLES_PART_WRITE_THREADS) writes the same bytes as the
+ * serial one and fails cleanly when a worker or a write fails.
  */
 #include "part_test_util.h"
 
@@ -498,6 +500,211 @@ static void test_column_file_names(void **state) {
     part_close(p);
 }
 
+/* ------------------------------------------------------------------ */
+/* Parallel encode                                                     */
+/* ------------------------------------------------------------------ */
+
+#define PARALLEL_COLUMNS 7
+#define PARALLEL_ROWS 100000u
+
+static const char *parallel_types[PARALLEL_COLUMNS] = {
+    "UInt64", "String", "Nullable(Int32)", "Float64", "Nullable(String)",
+    "LowCardinality(String)", "Array(Nullable(String))"};
+static const char *parallel_codecs[PARALLEL_COLUMNS] = {
+    "Delta(8), ZSTD(1)", NULL, NULL, "Gorilla, LZ4", "LZ4HC(3)", NULL, NULL};
+
+/* Rows sorted by column 0 (UInt64), the others random. */
+static void parallel_columns(ty_column **columns) {
+    mu_err err;
+    columns[0] = pt_column("UInt64");
+    for (uint64_t i = 0; i < PARALLEL_ROWS; i++) {
+        uint64_t v = i / 3 * 7;
+        pt_check(ty_column_append_value(columns[0], &v, &err), &err, "key");
+    }
+    for (int i = 1; i < PARALLEL_COLUMNS; i++)
+        columns[i] = pt_random_column(parallel_types[i], PARALLEL_ROWS);
+}
+
+/* Opens a writer with MUSCLES_PART_WRITE_THREADS=threads (which open
+ * reads), then puts the variable back as it was. */
+static part_writer *open_with_threads(const char *dir, const part_schema *schema,
+                                      const char *threads) {
+    const char *name = "MUSCLES_PART_WRITE_THREADS";
+    char *saved = getenv(name) != NULL ? strdup(getenv(name)) : NULL;
+    assert_int_equal(setenv(name, threads, 1), 0);
+    part_writer *w = NULL;
+    mu_err err;
+    int rc = part_writer_open(&w, dir, schema, NULL, &err);
+    assert_int_equal(saved != NULL ? setenv(name, saved, 1) : unsetenv(name), 0);
+    free(saved);
+    pt_check(rc, &err, "open");
+    return w;
+}
+
+/* Writes the rows in appends of the given sizes (adding up to
+ * PARALLEL_ROWS) with `threads` encoding threads; returns the stats. */
+static part_writer_stats parallel_write(const char *dir, const char *threads,
+                                        uint32_t granularity, const uint32_t *appends,
+                                        ty_column *const *columns) {
+    part_column_def defs[PARALLEL_COLUMNS];
+    part_codec_chain chains[PARALLEL_COLUMNS];
+    char names[PARALLEL_COLUMNS][8];
+    for (int i = 0; i < PARALLEL_COLUMNS; i++) {
+        snprintf(names[i], sizeof(names[i]), "p%d", i);
+        defs[i] = (part_column_def){.name = names[i], .type = columns[i]->type,
+                                    .minmax = i <= 3};
+        if (parallel_codecs[i] != NULL) {
+            chains[i] = parse_chain(parallel_codecs[i], columns[i]->type);
+            defs[i].codec = &chains[i];
+        }
+    }
+    uint32_t key = 0;
+    part_schema schema = {.columns = defs, .column_count = PARALLEL_COLUMNS, .key_columns = &key,
+                          .key_count = 1, .index_granularity = granularity};
+    part_writer *w = open_with_threads(dir, &schema, threads);
+    mu_err err;
+    uint32_t from = 0;
+    for (int i = 0; from < PARALLEL_ROWS; from += appends[i++])
+        pt_check(part_writer_append(w, (const ty_column *const *)columns, from, appends[i], &err),
+                 &err, "append");
+    assert_int_equal(from, PARALLEL_ROWS);
+    part_meta meta = pt_meta();
+    pt_check(part_writer_finish(w, &meta, &err), &err, "finish");
+    part_writer_stats stats;
+    part_writer_get_stats(w, &stats);
+    part_writer_close(w);
+    return stats;
+}
+
+static void assert_files_equal(const char *a, const char *b) {
+    mu_buf x, y;
+    mu_buf_init(&x, 0);
+    mu_buf_init(&y, 0);
+    mu_err err;
+    pt_check(io_read_file(a, &x, &err), &err, a);
+    pt_check(io_read_file(b, &y, &err), &err, b);
+    if (x.length_bytes != y.length_bytes || memcmp(x.data, y.data, x.length_bytes) != 0)
+        fail_msg("%s (%zu bytes) and %s (%zu bytes) differ", a, x.length_bytes, b,
+                 y.length_bytes);
+    mu_buf_deinit(&x);
+    mu_buf_deinit(&y);
+}
+
+/* The same names in a and b, each file with the same bytes; directories
+ * are compared one level down (idx/). Returns the files compared. */
+static size_t assert_dirs_equal(const char *a, const char *b, bool subdirs) {
+    io_dir_list la, lb;
+    mu_err err;
+    pt_check(io_list_dir(a, &la, &err), &err, a);
+    pt_check(io_list_dir(b, &lb, &err), &err, b);
+    assert_int_equal(la.count, lb.count);
+    size_t files = 0;
+    for (size_t i = 0; i < la.count; i++) {
+        assert_string_equal(la.names[i], lb.names[i]);
+        char pa[1024], pb[1024];
+        snprintf(pa, sizeof(pa), "%s/%s", a, la.names[i]);
+        snprintf(pb, sizeof(pb), "%s/%s", b, lb.names[i]);
+        struct stat st;
+        assert_int_equal(stat(pa, &st), 0);
+        if (S_ISDIR(st.st_mode)) {
+            assert_true(subdirs);
+            files += assert_dirs_equal(pa, pb, false);
+        } else {
+            assert_files_equal(pa, pb);
+            files++;
+        }
+    }
+    io_dir_list_deinit(&la);
+    io_dir_list_deinit(&lb);
+    return files;
+}
+
+static void parallel_case(uint32_t granularity, const uint32_t *appends, const char *threads) {
+    ty_column *columns[PARALLEL_COLUMNS];
+    parallel_columns(columns);
+    const char *serial = pt_path("tmp_serial"), *parallel = pt_path("tmp_parallel");
+    part_writer_stats s = parallel_write(serial, "1", granularity, appends, columns);
+    part_writer_stats p = parallel_write(parallel, threads, granularity, appends, columns);
+    assert_int_equal(s.row_count, PARALLEL_ROWS);
+    assert_int_equal(p.row_count, s.row_count);
+    assert_int_equal(p.granule_count, s.granule_count);
+    assert_int_equal(p.raw_bytes, s.raw_bytes);
+    assert_int_equal(p.written_bytes, s.written_bytes);
+    /* .bin per column, marks, manifest, minmax of columns 0..3 */
+    assert_int_equal(assert_dirs_equal(serial, parallel, true), PARALLEL_COLUMNS + 2 + 4);
+    part *read = NULL;
+    mu_err err;
+    pt_check(part_open(&read, parallel, NULL, &err), &err, "open");
+    assert_int_equal(part_get_info(read)->granule_count,
+                     (PARALLEL_ROWS + granularity - 1) / granularity);
+    pt_check(part_verify_files(read, &err), &err, "verify");
+    for (uint32_t i = 0; i < PARALLEL_COLUMNS; i++) {
+        ty_column *got = pt_read_all(read, i);
+        pt_assert_rows_equal(columns[i], 0, got, 0, PARALLEL_ROWS);
+        ty_column_destroy(got);
+        ty_column_destroy(columns[i]);
+    }
+    part_close(read);
+    pt_remove_tree(serial);
+    pt_remove_tree(parallel);
+}
+
+static void test_parallel_same_bytes(void **state) {
+    (void)state;
+    /* A partial granule left by the first append, filled by the second
+     * (which also leaves one), then full granules again; the last ends
+     * with a partial granule. */
+    static const uint32_t uneven[] = {40500, 700, 58800};
+    parallel_case(1024, uneven, "4");
+    /* Hundreds of granules in one append: many waves reuse the slots. */
+    static const uint32_t big[] = {3, 99000, 997};
+    parallel_case(256, big, "3");
+    /* Tasks of 4 granules, then of 1 (granules of 8192 rows). */
+    static const uint32_t whole[] = {PARALLEL_ROWS};
+    parallel_case(2048, whole, "2");
+    parallel_case(8192, whole, "5");
+}
+
+/* A failure on a worker or while writing breaks the writer; abort
+ * removes the directory (and, under ASan, nothing leaks). */
+static void parallel_failure(const char *spec, int expected) {
+    ty_column *columns[PARALLEL_COLUMNS];
+    parallel_columns(columns);
+    part_column_def defs[PARALLEL_COLUMNS];
+    char names[PARALLEL_COLUMNS][8];
+    for (int i = 0; i < PARALLEL_COLUMNS; i++) {
+        snprintf(names[i], sizeof(names[i]), "f%d", i);
+        defs[i] = (part_column_def){.name = names[i], .type = columns[i]->type, .minmax = true};
+    }
+    defs[PARALLEL_COLUMNS - 1].minmax = false; /* no minmax on Array */
+    part_schema schema = {.columns = defs, .column_count = PARALLEL_COLUMNS,
+                          .index_granularity = 512};
+    const char *dir = pt_path("tmp_fail");
+    part_writer *w = open_with_threads(dir, &schema, "4");
+    mu_err err;
+    pt_check(mu_failpoints_configure(spec, &err), &err, spec);
+    const ty_column *const *input = (const ty_column *const *)columns;
+    int rc = part_writer_append(w, input, 0, PARALLEL_ROWS, &err);
+    uint64_t hits = mu_failpoint_hits(spec[5] == 'e' ? "part.encode" : "part.write");
+    mu_failpoints_configure("", NULL);
+    if (rc != expected)
+        fail_msg("%s: %d after %llu hits: %s", spec, rc, (unsigned long long)hits, err.message);
+    assert_int_equal(part_writer_append(w, input, 0, 1, &err), MU_EINVAL); /* broken */
+    part_writer_abort(w);
+    assert_int_equal(pt_file_size(dir), -1);
+    for (int i = 0; i < PARALLEL_COLUMNS; i++) ty_column_destroy(columns[i]);
+}
+
+static void test_parallel_failures(void **state) {
+    (void)state;
+    if (!mu_failpoints_compiled_in()) skip();
+    parallel_failure("part.encode=error", MU_EIO);       /* every task fails */
+    parallel_failure("part.encode=error@300x1", MU_EIO); /* one, in a later wave */
+    parallel_failure("part.encode=error:ENOSPC@20", MU_ENOSPC);
+    parallel_failure("part.write=error:ENOSPC@3", MU_ENOSPC); /* placing a wave */
+    parallel_failure("part.write=error@12", MU_EWRITE);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip_every_type_in_chunks, pt_setup,
@@ -516,6 +723,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_abort_removes_everything, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_keys_and_metadata, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_column_file_names, pt_setup, pt_teardown),
+        cmocka_unit_test_setup_teardown(test_parallel_same_bytes, pt_setup, pt_teardown),
+        cmocka_unit_test_setup_teardown(test_parallel_failures, pt_setup, pt_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
