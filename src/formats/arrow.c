@@ -10,8 +10,11 @@
  */
 #include "formats/arrow_int.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lz4frame.h>
 #include <zstd.h>
@@ -77,6 +80,11 @@ _Static_assert(sizeof(arrow_node) == 16 && sizeof(arrow_span) == 16 && sizeof(ar
 
 /* One message body being built: the buffers back to back (uncompressed),
  * their spans and the field nodes; `packed` is the compressed body. */
+/* Compressing a batch's buffers: at most this many threads, and only
+ * when its buffers hold this many bytes. */
+#define ARROW_PACK_THREADS 4
+#define ARROW_PACK_SHARE_BYTES (256u * 1024u)
+
 typedef struct arrow_body {
     mu_buf bytes;
     mu_buf packed;
@@ -458,35 +466,110 @@ static int arrow_message(arrow_writer *st, uint8_t header_type, fmt__fb_ref head
     return rc;
 }
 
+/* One buffer's compression: span `span`'s bytes, then (malloc'd) the i64
+ * length prefix and the frame, or why it failed. */
+typedef struct arrow_pack_job {
+    uint32_t span;
+    const uint8_t *src;
+    size_t n;
+    uint8_t *dst;
+    size_t dst_bytes;
+    const char *why;
+} arrow_pack_job;
+
+/* The jobs of a batch, largest first, taken by the threads in turn. */
+typedef struct arrow_pack {
+    arrow_pack_job *jobs;
+    uint32_t count;
+    bool zstd;
+    _Atomic uint32_t next;
+} arrow_pack;
+
+static void pack_one(arrow_pack_job *j, bool zstd) {
+    size_t bound = zstd ? ZSTD_compressBound(j->n) : LZ4F_compressFrameBound(j->n, NULL);
+    j->dst = malloc(8 + MU_MAX(bound, j->n));
+    if (j->dst == NULL) {
+        j->why = "out of memory";
+        return;
+    }
+    size_t got = zstd ? ZSTD_compress(j->dst + 8, bound, j->src, j->n, 1)
+                      : LZ4F_compressFrame(j->dst + 8, bound, j->src, j->n, NULL);
+    if (zstd ? ZSTD_isError(got) : LZ4F_isError(got)) {
+        j->why = zstd ? ZSTD_getErrorName(got) : LZ4F_getErrorName(got);
+        return;
+    }
+    mu_store_u64le(j->dst, j->n);
+    j->dst_bytes = 8 + got;
+}
+
+static void *pack_main(void *arg) {
+    arrow_pack *p = arg;
+    for (uint32_t i; (i = atomic_fetch_add(&p->next, 1)) < p->count;)
+        pack_one(&p->jobs[i], p->zstd);
+    return NULL;
+}
+
+/* Compresses the jobs: on up to ARROW_PACK_THREADS threads (the calling
+ * one among them) when there are ARROW_PACK_SHARE_BYTES to share. */
+static void pack_run(arrow_pack *p, size_t total_bytes) {
+    for (uint32_t i = 1; i < p->count; i++) { /* largest first: few jobs */
+        arrow_pack_job j = p->jobs[i];
+        uint32_t k = i;
+        for (; k > 0 && p->jobs[k - 1].n < j.n; k--) p->jobs[k] = p->jobs[k - 1];
+        p->jobs[k] = j;
+    }
+    long cores = total_bytes < ARROW_PACK_SHARE_BYTES ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t threads = (uint32_t)MU_MIN(MU_MAX(cores, 1L), (long)ARROW_PACK_THREADS);
+    threads = MU_MIN(threads, p->count);
+    pthread_t helpers[ARROW_PACK_THREADS];
+    uint32_t started = 0;
+    for (uint32_t i = 1; i < threads; i++)
+        if (pthread_create(&helpers[started], NULL, pack_main, p) == 0) started++;
+    pack_main(p);
+    for (uint32_t i = 0; i < started; i++) pthread_join(helpers[i], NULL);
+}
+
 /* Compresses every non-empty buffer of b into b->packed (spans rewritten).
  * Always compressed, even when that does not make a buffer smaller (as
  * Arrow C++ by default; ClickHouse stores such buffers raw with length -1):
  * polars casts raw buffers in place and fails on Decimal128 data that is
- * 8- but not 16-byte aligned, which the 8-byte prefix makes common. */
+ * 8- but not 16-byte aligned, which the 8-byte prefix makes common. Speed:
+ * a batch's buffers are compressed on several threads (pack_run), then
+ * laid out in span order. */
 static int body_compress(const fmt_writer *w, arrow_body *b, mu_err *err) {
-    int rc = 0;
-    bool zstd = w->opt.arrow_compression == FMT_ARROW_COMPRESSION_ZSTD;
-    for (uint32_t i = 0; rc == 0 && i < b->span_count; i++) {
+    arrow_pack p = {.zstd = w->opt.arrow_compression == FMT_ARROW_COMPRESSION_ZSTD};
+    atomic_init(&p.next, 0);
+    p.jobs = calloc(b->span_count + 1, sizeof(*p.jobs));
+    if (p.jobs == NULL) return MU_ERR(err, MU_ENOMEM, "out of memory for Arrow output");
+    size_t total = 0;
+    for (uint32_t i = 0; i < b->span_count; i++) {
         size_t n = (size_t)b->spans[i].length;
-        rc = body_pad(&b->packed, err);
-        size_t at = b->packed.length_bytes;
-        const uint8_t *src = n > 0 ? b->bytes.data + b->spans[i].offset : NULL;
-        b->spans[i].offset = (int64_t)at;
-        if (rc != 0 || n == 0) continue;
-        size_t bound = zstd ? ZSTD_compressBound(n) : LZ4F_compressFrameBound(n, NULL);
-        rc = mu_buf_reserve(&b->packed, 8 + MU_MAX(bound, n), err);
-        if (rc != 0) break;
-        uint8_t *dst = b->packed.data + at;
-        size_t got = zstd ? ZSTD_compress(dst + 8, bound, src, n, 1)
-                          : LZ4F_compressFrame(dst + 8, bound, src, n, NULL);
-        if (zstd ? ZSTD_isError(got) : LZ4F_isError(got))
-            return MU_ERR(err, MU_EINTERNAL, "%s compression of an Arrow buffer of %zu bytes "
-                          "failed: %s", zstd ? "zstd" : "lz4_frame", n,
-                          zstd ? ZSTD_getErrorName(got) : LZ4F_getErrorName(got));
-        mu_store_u64le(dst, n);
-        b->packed.length_bytes += 8 + got;
-        b->spans[i].length = (int64_t)(8 + got);
+        if (n == 0) continue;
+        p.jobs[p.count++] = (arrow_pack_job){i, b->bytes.data + b->spans[i].offset, n, NULL,
+                                             0, NULL};
+        total += n;
     }
+    pack_run(&p, total);
+    /* by span again */
+    arrow_pack_job **by_span = calloc(b->span_count + 1, sizeof(*by_span));
+    int rc = by_span ? 0 : MU_ERR(err, MU_ENOMEM, "out of memory for Arrow output");
+    for (uint32_t i = 0; rc == 0 && i < p.count; i++) by_span[p.jobs[i].span] = &p.jobs[i];
+    for (uint32_t i = 0; rc == 0 && i < b->span_count; i++) {
+        const arrow_pack_job *j = by_span[i];
+        rc = body_pad(&b->packed, err);
+        b->spans[i].offset = (int64_t)b->packed.length_bytes;
+        if (rc != 0 || j == NULL) continue;
+        if (j->why != NULL) {
+            rc = MU_ERR(err, MU_EINTERNAL, "%s compression of an Arrow buffer of %zu bytes "
+                        "failed: %s", p.zstd ? "zstd" : "lz4_frame", j->n, j->why);
+            break;
+        }
+        rc = mu_buf_append(&b->packed, j->dst, j->dst_bytes, err);
+        b->spans[i].length = (int64_t)j->dst_bytes;
+    }
+    for (uint32_t i = 0; i < p.count; i++) free(p.jobs[i].dst);
+    free(p.jobs);
+    free(by_span);
     if (rc == 0) rc = body_pad(&b->packed, err);
     return rc;
 }
