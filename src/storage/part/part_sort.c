@@ -4,8 +4,9 @@
  * input order (a bottom-up merge sort, which is stable). Speed: the
  * leading key columns (up to SORT_NORM_KEYS_MAX) are first turned into one
  * order-preserving u64 per row when their types allow (integers, dates,
- * floats, LowCardinality by dictionary rank, String by an 8-byte prefix,
- * which only decides when prefixes differ), so most comparisons are
+ * floats, LowCardinality by dictionary rank, a String of at most 4096
+ * distinct values by the rank of its value, other Strings by an 8-byte
+ * prefix, which only decides when prefixes differ), so most comparisons are
  * integer compares; already sorted input is detected in one pass. When
  * every key is exact and their value ranges fit in 64 bits together, the
  * keys are packed into one u64 per row and sorted by a stable LSD radix
@@ -18,6 +19,7 @@
 
 #define SORT_RUN_ROWS 16u
 #define SORT_NORM_KEYS_MAX 4u
+#define SORT_RANK_DISTINCT_MAX 4096u /* distinct Strings ranked exactly (a power of two) */
 
 typedef struct sort_ctx {
     const ty_column *const *columns;
@@ -121,6 +123,75 @@ static int sort_rank_dictionary(const ty_column *dictionary, uint64_t **rank_out
     return 0;
 }
 
+/* Strings of few distinct values (service names, levels, event types:
+ * the usual leading keys) get exact ranks: each distinct value is found
+ * by hash, the distinct values are sorted, and each row gets its value's
+ * rank. False (norm unspecified) when more than SORT_RANK_DISTINCT_MAX
+ * distinct values show up, or memory is short: the prefix form then. */
+static bool sort_rank_strings(const ty_column *c, uint32_t n, uint64_t *norm) {
+    uint32_t cap = 2 * SORT_RANK_DISTINCT_MAX, mask = cap - 1, count = 0;
+    uint32_t *slots = calloc(cap, sizeof(uint32_t)); /* first row + 1 of a value, 0 = empty */
+    uint32_t *ids = calloc(cap, sizeof(uint32_t));   /* its id, by slot */
+    uint32_t *first = malloc(SORT_RANK_DISTINCT_MAX * sizeof(uint32_t)); /* by id */
+    bool ok = slots && ids && first;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        if (ty_column_is_null(c, i)) {
+            norm[i] = PART__NORM_NULL;
+            continue;
+        }
+        size_t bytes;
+        const uint8_t *data = ty_column_row_bytes(c, i, &bytes);
+        uint32_t h = (uint32_t)mu_hash64(data, bytes) & mask;
+        for (;; h = (h + 1) & mask) {
+            if (slots[h] == 0) {
+                if (count == SORT_RANK_DISTINCT_MAX) {
+                    ok = false;
+                    break;
+                }
+                slots[h] = i + 1;
+                ids[h] = count;
+                first[count++] = i;
+                norm[i] = ids[h];
+                break;
+            }
+            size_t other_bytes;
+            const uint8_t *other = ty_column_row_bytes(c, slots[h] - 1, &other_bytes);
+            if (other_bytes == bytes && (bytes == 0 || memcmp(other, data, bytes) == 0)) {
+                norm[i] = ids[h];
+                break;
+            }
+        }
+    }
+    uint64_t *rank = NULL;
+    if (ok) {
+        /* The distinct values in order: the dictionary ranking over the
+         * rows that first held them. */
+        uint32_t key = 0;
+        const ty_column *columns[1] = {c};
+        sort_ctx sc = {.columns = columns, .keys = &key, .key_count = 1};
+        uint32_t *tmp = malloc(((size_t)count + 1) * sizeof(uint32_t));
+        uint32_t *order = malloc(((size_t)count + 1) * sizeof(uint32_t));
+        rank = malloc(((size_t)count + 1) * sizeof(uint64_t));
+        ok = tmp && order && rank;
+        if (ok) {
+            for (uint32_t id = 0; id < count; id++) order[id] = first[id];
+            sort_merge(&sc, order, tmp, count);
+            /* order[r] is the first row of the r-th smallest value; that
+             * row's norm still holds its id. */
+            for (uint32_t r = 0; r < count; r++) rank[norm[order[r]]] = r;
+            for (uint32_t i = 0; i < n; i++)
+                if (norm[i] != PART__NORM_NULL) norm[i] = rank[norm[i]];
+        }
+        free(tmp);
+        free(order);
+    }
+    free(rank);
+    free(slots);
+    free(ids);
+    free(first);
+    return ok;
+}
+
 /* Fills norm[0..n) for column c if its type allows; *usable tells. */
 static int sort_normalize(const ty_column *c, uint32_t n, uint64_t *norm, bool *usable,
                           bool *exact, mu_err *err) {
@@ -137,6 +208,8 @@ static int sort_normalize(const ty_column *c, uint32_t n, uint64_t *norm, bool *
             norm[i] = ty_column_is_null(c, i) ? PART__NORM_NULL
                                               : rank[mu_load_u32le(indices + (size_t)i * 4)];
         free(rank);
+    } else if (!*exact && v->kind == TY_STRING && sort_rank_strings(c, n, norm)) {
+        *exact = true;
     } else if (!*exact) {
         for (uint32_t i = 0; i < n; i++) {
             size_t bytes;

@@ -6,7 +6,8 @@
  * UUID, Array, nullable 8-byte integers, multi-column keys); that NULLs
  * sort last and NaN after +inf; and that trivial inputs (no rows, one row,
  * no key, already sorted, reversed) are handled; also the radix path
- * (keys packed into 64 bits) against the same checks.
+ * (keys packed into 64 bits) against the same checks, Strings of few
+ * distinct values ranked exactly and of many by their prefixes.
  */
 #include "part_test_util.h"
 
@@ -129,6 +130,38 @@ static void test_string_prefix_ties(void **state) {
     ty_column_destroy(c);
 }
 
+/* Strings of few distinct values are ranked exactly (then packed with a
+ * time key for the radix path); past 4096 distinct values the prefix form
+ * is used. Both with empty strings, embedded NULs, 0xff bytes and NULLs. */
+static void test_string_ranks_and_prefixes(void **state) {
+    (void)state;
+    enum { ROWS = 20000 };
+    ty_column *c[3] = {pt_column("String"), pt_column("Nullable(String)"),
+                       pt_column("DateTime('UTC')")};
+    static const char *few[] = {"", "a", "ab", "a\0", "a\0b", "\xff", "\xff\xff", "zz",
+                                "inventory", "inventorx", "notifier", "notifier-long-name"};
+    static const size_t few_bytes[] = {0, 1, 2, 2, 3, 1, 2, 2, 9, 9, 8, 18};
+    mu_err err;
+    for (uint32_t i = 0; i < ROWS; i++) {
+        char text[32];
+        int n = snprintf(text, sizeof(text), "prefix__%u", (unsigned)(pt_rand() % 5000));
+        pt_check(ty_column_append_bytes(c[0], text, (size_t)n, &err), &err, "many");
+        uint32_t f = (uint32_t)(pt_rand() % (MU_ARRAY_LEN(few) + 1));
+        if (f == MU_ARRAY_LEN(few))
+            pt_check(ty_column_append_null(c[1], &err), &err, "null");
+        else
+            pt_check(ty_column_append_bytes(c[1], few[f], few_bytes[f], &err), &err, "few");
+        uint32_t t = 1700000000u + (uint32_t)(pt_rand() % 86400u);
+        pt_check(ty_column_append_value(c[2], &t, &err), &err, "t");
+    }
+    uint32_t keys_a[2] = {1, 2}, keys_b[1] = {0}, keys_c[2] = {1, 0}, keys_d[3] = {2, 1, 0};
+    sort_and_check(c, keys_a, 2, ROWS); /* ranks + time: the radix path */
+    sort_and_check(c, keys_b, 1, ROWS); /* 5000 distinct: prefixes */
+    sort_and_check(c, keys_c, 2, ROWS);
+    sort_and_check(c, keys_d, 3, ROWS);
+    for (int i = 0; i < 3; i++) ty_column_destroy(c[i]);
+}
+
 static void test_special_values_order(void **state) {
     (void)state;
     ty_column *c = pt_column("Nullable(Float64)");
@@ -181,6 +214,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_multi_column_keys, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_packed_keys, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_string_prefix_ties, pt_setup, pt_teardown),
+        cmocka_unit_test_setup_teardown(test_string_ranks_and_prefixes, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_special_values_order, pt_setup, pt_teardown),
         cmocka_unit_test_setup_teardown(test_trivial_inputs, pt_setup, pt_teardown),
     };
