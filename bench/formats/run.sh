@@ -350,9 +350,11 @@ print_tables() {
     done
     cat <<EOF
 Durability of an acknowledged INSERT:
-- muscles: every INSERT answers 200 after its rows are in the table's WAL
-  and fdatasync'ed (the default; parts are written later by the flusher,
-  not timed here).
+- muscles: every INSERT answers 200 once it is durable and atomic: an
+  insert of more than 65,536 rows (all of them here) is written as sorted,
+  compressed parts, every file and folder fsynced, committed by a WAL
+  record that is fdatasync'ed (a smaller one is one fdatasync'ed WAL
+  record, its part written later by the flusher).
 - ClickHouse: 18.16 writes one part per INSERT to the page cache and does
   not fsync it; no setting makes it (fsync settings in its
   system.merge_tree_settings: ${ch_fsync_settings:-none}).
