@@ -234,6 +234,10 @@ int sql__op_filter(sql_query *q, sql_operator *input, exec_expr *predicate, sql_
 /* Evaluates exprs over input rows; output names are names. */
 int sql__op_project(sql_query *q, sql_operator *input, exec_expr **exprs, const char *const *names,
                     uint32_t count, sql_operator **out, mu_err *err);
+/* The columns a projection passes through keep a LowCardinality type (by
+ * default they leave it materialised, as every expression sees them): for
+ * the SELECT list, so results carry ClickHouse's types. */
+void sql__op_project_keep_lowcard(sql_operator *op);
 typedef struct sql_agg_spec {
     exec_agg agg;
     exec_expr **args;

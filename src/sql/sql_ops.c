@@ -652,6 +652,7 @@ typedef struct op_project {
     sql_operator *input;
     exec_expr **exprs;
     bool input_done;
+    bool keep_lowcard;   /* LowCardinality columns pass through as they are */
 } op_project;
 
 static int op_project_next(sql_operator *op, sql_chunk **out, mu_err *err) {
@@ -664,8 +665,8 @@ static int op_project_next(sql_operator *op, sql_chunk **out, mu_err *err) {
     rc = sql__chunk_create(op->column_count, in->rows, &c, err);
     for (uint32_t i = 0; i < op->column_count && rc == 0; i++) {
         const exec_expr *e = p->exprs[i];
-        if (e->kind == EXEC_EXPR_INPUT && in->columns[e->input_index]->type->kind !=
-                                              TY_LOW_CARDINALITY) {
+        if (e->kind == EXEC_EXPR_INPUT &&
+            (p->keep_lowcard || in->columns[e->input_index]->type->kind != TY_LOW_CARDINALITY)) {
             /* Pass the column through: move it if the input owns it. */
             uint32_t k = e->input_index;
             bool owned = in->owned[k] != NULL;
@@ -701,6 +702,15 @@ static void op_project_destroy(sql_operator *op) {
 }
 
 static const sql_operator_vt op_project_vt = {op_project_next, op_project_destroy};
+
+void sql__op_project_keep_lowcard(sql_operator *op) {
+    MU_ASSERT(op->vt == &op_project_vt);
+    op_project *p = (op_project *)op;
+    p->keep_lowcard = true;
+    for (uint32_t i = 0; i < op->column_count; i++)
+        if (p->exprs[i]->kind == EXEC_EXPR_INPUT)
+            op->types[i] = p->input->types[p->exprs[i]->input_index];
+}
 
 int sql__op_project(sql_query *q, sql_operator *input, exec_expr **exprs, const char *const *names,
                     uint32_t count, sql_operator **out, mu_err *err) {

@@ -1098,6 +1098,7 @@ static int select_plan_one(sql_query *q, const sql_node *sel, sql_operator **out
         op = NULL;
         goto fail;
     }
+    sql__op_project_keep_lowcard(op);
     (void)pre_project;
     if (sel->select.distinct) {
         rc = sql__op_distinct(q, op, visible, &op, err);
@@ -1224,6 +1225,13 @@ static int select_plan_query(sql_query *q, const sql_node *query, sql_operator *
         for (uint32_t c = 0; c < cols && rc == 0; c++) {
             for (size_t i = 0; i < n; i++) each[i] = parts[i]->types[c];
             rc = exec_type_supertype(each, (uint32_t)n, q->arena, &types[c], err);
+            /* Conversions give plain values: a LowCardinality result only
+             * when every SELECT has that very type. */
+            bool all_same = true;
+            for (size_t i = 0; rc == 0 && i < n; i++)
+                all_same = all_same && ty_type_equal(each[i], types[c]);
+            if (rc == 0 && !all_same && types[c]->kind == TY_LOW_CARDINALITY)
+                types[c] = types[c]->child;
         }
         for (size_t i = 0; i < n && rc == 0; i++) {
             rc = select_convert(q, &parts[i], types, err);

@@ -1,0 +1,17 @@
+-- A LowCardinality column selected as it is keeps its type in the result
+-- (TSVWithNamesAndTypes, JSON meta, Native, DESCRIBE of the query), as in
+-- ClickHouse; what functions, GROUP BY keys and UNIONs of different types
+-- compute from it is plain.
+-- differential: skip LowCardinality needs allow_experimental_low_cardinality_type in 18.16
+DROP TABLE IF EXISTS lcr;
+CREATE TABLE lcr (k UInt32, c LowCardinality(String), n LowCardinality(Nullable(String))) ENGINE = MergeTree ORDER BY k;
+INSERT INTO lcr VALUES (1, 'a', NULL), (2, 'b', 'x'), (3, 'a', 'y');
+SELECT c, n FROM lcr ORDER BY k FORMAT TSVWithNamesAndTypes;
+SELECT * FROM lcr WHERE c = 'a' ORDER BY c, k FORMAT TSVWithNamesAndTypes;
+SELECT DISTINCT c FROM lcr ORDER BY c FORMAT TSVWithNamesAndTypes;
+SELECT c FROM lcr UNION ALL SELECT c FROM lcr ORDER BY c LIMIT 2 FORMAT TSVWithNamesAndTypes; -- ORDER BY and LIMIT belong to the second SELECT
+SELECT * FROM (SELECT c FROM lcr UNION ALL SELECT 'z') ORDER BY c FORMAT TSVWithNamesAndTypes;
+SELECT upper(c) AS u, length(n) AS l FROM lcr ORDER BY k FORMAT TSVWithNamesAndTypes;
+SELECT c, count() FROM lcr GROUP BY c ORDER BY c FORMAT TSVWithNamesAndTypes; -- { muscles todo: GROUP BY keeps LowCardinality keys }
+SELECT toTypeName(c), toTypeName(n) FROM lcr LIMIT 1; -- { muscles todo: functions see LowCardinality arguments as plain values }
+DROP TABLE lcr;
