@@ -162,7 +162,8 @@ static bool cut_parallel(fmt_kind kind, unsigned flags, const uint8_t *p, size_t
             cut_result_deinit(&part);
             cut_reader_deinit(&seg);
         }
-        if (cut_feed(&first, rest.data + at, rest.length_bytes - at, false, res) == 0)
+        const uint8_t *left = at < rest.length_bytes ? rest.data + at : NULL;
+        if (cut_feed(&first, left, rest.length_bytes - at, false, res) == 0)
             cut_feed(&first, NULL, 0, true, res);
     }
     cut_reader_deinit(&first);
