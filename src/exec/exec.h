@@ -110,6 +110,7 @@ struct exec_call {
     uint32_t arg_count;
     const ty_type *const *arg_types; /* as the kernel sees them (see flags) */
     const ty_column *const *arg_consts; /* 1-row constant per argument, or NULL */
+    const struct exec_expr *const *arg_exprs; /* the argument expressions, or NULL */
     /* set by bind: */
     exec_kernel_fn kernel;
     const ty_type *result_type;      /* what the kernel appends */
@@ -181,6 +182,7 @@ typedef struct exec_expr {
     const ty_type *type;         /* result type */
     ty_column *constant;         /* CONST: 1 row of `type` (owned by the builder) */
     uint32_t input_index;        /* INPUT */
+    const ty_type *input_type;   /* INPUT: the input's own type (LowCardinality kept) */
     exec_call call;              /* CALL */
     struct exec_expr **args;     /* CALL */
     uint32_t arg_count;

@@ -151,6 +151,7 @@ int exec_expr_input(exec_builder *b, uint32_t input_index, const ty_type *type,
         e->type = type;
     }
     e->input_index = input_index;
+    e->input_type = type;
     *out = e;
     return 0;
 }
@@ -191,6 +192,7 @@ int exec_expr_call(exec_builder *b, const char *name, exec_expr **args, uint32_t
     e->call.arg_count = arg_count;
     e->call.arg_types = types;
     e->call.arg_consts = consts;
+    e->call.arg_exprs = (const exec_expr *const *)args;
     e->args = args;
     e->arg_count = arg_count;
     int rc = fn->bind(&e->call, b->arena, err);

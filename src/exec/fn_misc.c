@@ -158,7 +158,11 @@ static int misc_bind_type_name(exec_call *call, mu_arena *arena, mu_err *err) {
     if (rc != 0) return rc;
     mu_buf name;
     mu_buf_init(&name, TY_TYPE_NAME_BYTES_MAX);
-    rc = ty_type_render(call->arg_types[0], &name, err);
+    /* A column's own type: LowCardinality(T), which expressions see as T. */
+    const exec_expr *arg = call->arg_exprs ? call->arg_exprs[0] : NULL;
+    const ty_type *type = arg && arg->kind == EXEC_EXPR_INPUT && arg->input_type
+                              ? arg->input_type : call->arg_types[0];
+    rc = ty_type_render(type, &name, err);
     if (rc == 0) {
         char *copy = mu_arena_strndup(arena, (const char *)name.data, name.length_bytes, err);
         if (copy == NULL) rc = err->code;

@@ -1,7 +1,7 @@
 -- A LowCardinality column selected as it is keeps its type in the result
--- (TSVWithNamesAndTypes, JSON meta, Native, DESCRIBE of the query), as in
--- ClickHouse; what functions, GROUP BY keys and UNIONs of different types
--- compute from it is plain.
+-- (TSVWithNamesAndTypes, JSON meta, Native), as in ClickHouse, and
+-- toTypeName names it; what functions compute from it, GROUP BY keys and
+-- UNIONs of different types are plain.
 -- differential: skip LowCardinality needs allow_experimental_low_cardinality_type in 18.16
 DROP TABLE IF EXISTS lcr;
 CREATE TABLE lcr (k UInt32, c LowCardinality(String), n LowCardinality(Nullable(String))) ENGINE = MergeTree ORDER BY k;
@@ -13,5 +13,6 @@ SELECT c FROM lcr UNION ALL SELECT c FROM lcr ORDER BY c LIMIT 2 FORMAT TSVWithN
 SELECT * FROM (SELECT c FROM lcr UNION ALL SELECT 'z') ORDER BY c FORMAT TSVWithNamesAndTypes;
 SELECT upper(c) AS u, length(n) AS l FROM lcr ORDER BY k FORMAT TSVWithNamesAndTypes;
 SELECT c, count() FROM lcr GROUP BY c ORDER BY c FORMAT TSVWithNamesAndTypes; -- { muscles todo: GROUP BY keeps LowCardinality keys }
-SELECT toTypeName(c), toTypeName(n) FROM lcr LIMIT 1; -- { muscles todo: functions see LowCardinality arguments as plain values }
+SELECT toTypeName(c), toTypeName(n), toTypeName(upper(c)) FROM lcr LIMIT 1;
+SELECT toTypeName(c) FROM (SELECT c FROM lcr) LIMIT 1;
 DROP TABLE lcr;
