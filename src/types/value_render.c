@@ -306,6 +306,10 @@ int ty_value_render(const ty_type *type, const void *value, unsigned flags, mu_b
     case TY_DATE: case TY_DATE32: case TY_DATETIME: case TY_DATETIME64:
     case TY_UUID: case TY_ENUM8: case TY_ENUM16:
         return vr_quotable(t, value, flags, out, err);
+    case TY_NOTHING:
+        /* Nothing has no values (queries only ever hold NULL of it): its
+         * placeholder byte renders as nothing. */
+        return 0;
     default: break;
     }
     char name[128];
