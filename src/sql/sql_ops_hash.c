@@ -281,9 +281,15 @@ int sql__op_aggregate(sql_query *q, sql_operator *input, exec_expr **keys, const
     }
     a->row_bytes = off ? off : 16;
     for (uint32_t k = 0; k < key_count && rc == 0; k++) {
-        a->base.types[k] = keys[k]->type;
+        /* A LowCardinality column as the key stays LowCardinality in the
+         * result, as in ClickHouse (its values come in plain). */
+        const ty_type *kt = keys[k]->type, *own = keys[k]->input_type;
+        if (keys[k]->kind == EXEC_EXPR_INPUT && own != NULL &&
+            own->kind == TY_LOW_CARDINALITY && ty_type_equal(own->child, kt))
+            kt = own;
+        a->base.types[k] = kt;
         a->base.names[k] = key_names[k];
-        rc = ty_column_create(keys[k]->type, q->ctx.tracker, &a->key_columns[k], err);
+        rc = ty_column_create(kt, q->ctx.tracker, &a->key_columns[k], err);
     }
     if (rc == 0 && key_count == 0) rc = agg_new_group(a, err);
     if (rc == 0 && with_totals && key_count > 0) {

@@ -78,7 +78,10 @@ static int ops_copy_row(ty_column *dst, const ty_column *src, uint32_t row, mu_e
 
 int ty_column_append_from(ty_column *dst, const ty_column *src, uint32_t row, mu_err *err) {
     MU_ASSERT(dst != NULL && src != NULL && row < src->row_count);
-    if (dst->type != src->type && !ty_type_equal(dst->type, src->type)) {
+    /* A plain value goes into LowCardinality of its type too. */
+    bool into_lc = dst->type->kind == TY_LOW_CARDINALITY &&
+                   ty_type_equal(dst->type->child, src->type);
+    if (dst->type != src->type && !into_lc && !ty_type_equal(dst->type, src->type)) {
         char a[128], b[128];
         return MU_ERR(err, MU_ETYPE, "cannot copy a %s value into a %s column",
                       ty_type_name(src->type, a, sizeof(a)), ty_type_name(dst->type, b, sizeof(b)));

@@ -283,7 +283,8 @@ int ty_column_append_bytes(ty_column *column, const void *data, size_t data_byte
 /* Array/Map: closes one row made of the elements appended to the children
  * since the previous row. MU_EINVAL if a Map's key and value counts differ. */
 int ty_column_append_nested_end(ty_column *column, mu_err *err);
-/* Appends row `row` of src; both columns must have equal types (ETYPE). */
+/* Appends row `row` of src; both columns must have equal types (ETYPE),
+ * or dst be LowCardinality of src's type. */
 int ty_column_append_from(ty_column *dst, const ty_column *src, uint32_t row, mu_err *err);
 /* Value equality of two rows of columns of equal types. NULL equals NULL;
  * float NaN equals NaN; +0 equals -0. */
