@@ -980,14 +980,7 @@ static int insert_format_run(sql_query *q, insert_target *tg, fmt_reader *r,
             if (rc == 0 && fmt_reader_detach(r, &tail, err))
                 rc = insert_parallel_run(q, tg, r, in, &tail, io, &input_done, err);
             mu_buf_deinit(&tail);
-            if (rc == 0 && !input_done) {
-                size_t got = 0;
-                rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);
-                if (rc == 0 && got == 0) input_done = true;
-                data = chunk;
-                len = got;
-            }
-            continue;
+            if (rc != 0 || input_done) continue;
         }
         size_t got = 0;
         rc = io->read(io->ctx, chunk, INSERT_READ_BYTES, &got, err);

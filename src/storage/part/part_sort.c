@@ -130,10 +130,9 @@ static int sort_rank_dictionary(const ty_column *dictionary, uint64_t **rank_out
  * distinct values show up, or memory is short: the prefix form then. */
 static bool sort_rank_strings(const ty_column *c, uint32_t n, uint64_t *norm) {
     uint32_t cap = 2 * SORT_RANK_DISTINCT_MAX, mask = cap - 1, count = 0;
-    uint32_t *slots = calloc(cap, sizeof(uint32_t)); /* first row + 1 of a value, 0 = empty */
-    uint32_t *ids = calloc(cap, sizeof(uint32_t));   /* its id, by slot */
-    uint32_t *first = malloc(SORT_RANK_DISTINCT_MAX * sizeof(uint32_t)); /* by id */
-    bool ok = slots && ids && first;
+    uint32_t *slots = calloc(cap, sizeof(uint32_t)); /* a value's id + 1, 0 = empty */
+    uint32_t *first = malloc(SORT_RANK_DISTINCT_MAX * sizeof(uint32_t)); /* row, by id */
+    bool ok = slots && first;
     for (uint32_t i = 0; ok && i < n; i++) {
         if (ty_column_is_null(c, i)) {
             norm[i] = PART__NORM_NULL;
@@ -148,16 +147,15 @@ static bool sort_rank_strings(const ty_column *c, uint32_t n, uint64_t *norm) {
                     ok = false;
                     break;
                 }
-                slots[h] = i + 1;
-                ids[h] = count;
-                first[count++] = i;
-                norm[i] = ids[h];
+                first[count] = i;
+                norm[i] = count++;
+                slots[h] = count;
                 break;
             }
             size_t other_bytes;
-            const uint8_t *other = ty_column_row_bytes(c, slots[h] - 1, &other_bytes);
+            const uint8_t *other = ty_column_row_bytes(c, first[slots[h] - 1], &other_bytes);
             if (other_bytes == bytes && (bytes == 0 || memcmp(other, data, bytes) == 0)) {
-                norm[i] = ids[h];
+                norm[i] = slots[h] - 1;
                 break;
             }
         }
@@ -187,7 +185,6 @@ static bool sort_rank_strings(const ty_column *c, uint32_t n, uint64_t *norm) {
     }
     free(rank);
     free(slots);
-    free(ids);
     free(first);
     return ok;
 }
